@@ -1,0 +1,107 @@
+/**
+ * Configuration: every setting comes from the environment, is parsed once at
+ * start, and a bad value stops the process with a message naming the variable.
+ * loadConfig is pure (it reads only the object it is given) so tests can build
+ * any configuration without touching process.env.
+ */
+import path from 'node:path';
+
+export type Environment = 'sandbox' | 'production';
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export interface Config {
+  env: Environment;
+  host: string;
+  port: number;
+  vaultPort: number;
+  publicVaultUrl: string;
+  /** PostgreSQL connection string; undefined means the embedded PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  logLevel: LogLevel;
+  rateLimitPerSecond: number;
+  webhookAllowLoopback: boolean;
+  /** Host and path (no scheme) under which Pix locations are published in the BR Code, field 26-25. */
+  pixLocationBase: string;
+  /** Name printed in Pix codes when a company name has no usable letters. */
+  pixMerchantCity: string;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function oneOf<T extends string>(env: Record<string, string | undefined>, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function url(env: Record<string, string | undefined>, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'is not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
+  }
+  return raw;
+}
+
+function bool(env: Record<string, string | undefined>, name: string): boolean {
+  return oneOf(env, name, ['true', 'false'], 'false') === 'true';
+}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const svcEnv = oneOf<Environment>(env, 'SVC_ENV', ['sandbox', 'production'], 'sandbox');
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const vaultPort = integer(env, 'VAULT_PORT', 3001, 0, 65535);
+  const webhookAllowLoopback = bool(env, 'WEBHOOK_ALLOW_LOOPBACK');
+  if (webhookAllowLoopback && svcEnv === 'production') {
+    throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'is a test-only setting and is refused with SVC_ENV=production');
+  }
+  const pixLocationBase = env.PIX_LOCATION_BASE || 'pix.sandbox.svc.example/qr/v2';
+  if (!/^[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*$/.test(pixLocationBase) || pixLocationBase.length > 40) {
+    throw new ConfigError('PIX_LOCATION_BASE', 'must be a host and path without scheme, at most 40 characters');
+  }
+  return {
+    env: svcEnv,
+    host: env.HOST || '0.0.0.0',
+    port,
+    vaultPort,
+    publicVaultUrl: url(env, 'PUBLIC_VAULT_URL', ['http:', 'https:']) ?? `http://localhost:${vaultPort}`,
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
+    webhookAllowLoopback,
+    pixLocationBase,
+    pixMerchantCity: 'SAO PAULO',
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * Migrations are listed in code (not discovered on disk) so the same list runs
+ * from the TypeScript sources in tests and from the compiled build, on
+ * PostgreSQL and on PGlite. Append; never edit a migration that has shipped.
+ */
+import type { Migration } from 'kysely';
+import * as m001 from './001-spine.js';
+
+export const migrations: Record<string, Migration> = {
+  '001-spine': m001,
+};

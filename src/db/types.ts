@@ -1,0 +1,147 @@
+/**
+ * Table types for Kysely. Money columns are int8 in the database and numbers
+ * here (the drivers are told to parse int8 as a JS number; every amount fits
+ * far below 2^53). Dates (`date`) are `YYYY-MM-DD` strings; timestamps are Date.
+ */
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+export interface FeePlan {
+  pixBp: number;
+  boletoFlatCents: number;
+  card1Bp: number;
+  card2to6Bp: number;
+  card7to12Bp: number;
+}
+
+export interface CompaniesTable {
+  id: string;
+  name: string;
+  document: string;
+  fee_plan: Json<FeePlan>;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  company_id: string;
+  environment: string;
+  /** SHA-256 of the whole key, hex. The key itself is never stored. */
+  token_hash: string;
+  /** Last four characters, so an operator can tell keys apart. */
+  hint: string;
+  /** null: every scope. */
+  scopes: Json<string[] | null>;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface AccountsTable {
+  document: string;
+  name: string;
+  status: 'PENDING_APPROVAL' | 'APPROVED';
+  created_at: Timestamp;
+  approved_at: Timestamp | null;
+}
+
+export interface PaymentIntentsTable {
+  id: string;
+  company_id: string;
+  status: string;
+  amount_cents: number;
+  payment_method: string;
+  installments: number;
+  reference_id: string;
+  description: string | null;
+  buyer: Json<unknown>;
+  split_rules: Json<unknown[] | null>;
+  metadata: Json<Record<string, string> | null>;
+  pix_expires_in_seconds: number | null;
+  boleto_due_date: string | null;
+  expires_at: Timestamp;
+  /** Set when a confirmation has called the acquirer and not yet recorded its answer. */
+  confirm_started_at: Timestamp | null;
+  /** Idempotency-Key of the confirmation that won; a retry with it gets the same transaction. */
+  confirm_key: string | null;
+  transaction_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TransactionsTable {
+  id: string;
+  company_id: string;
+  payment_intent_id: string;
+  status: string;
+  payment_method: string;
+  installments: number;
+  amount_cents: number;
+  fee_cents: number;
+  net_amount_cents: number;
+  reference_id: string;
+  description: string | null;
+  buyer: Json<unknown>;
+  payment_details: Json<unknown>;
+  metadata: Json<Record<string, string> | null>;
+  split_rules: Json<unknown[] | null>;
+  /** When an unpaid Pix or boleto stops being payable and becomes CANCELED. */
+  cancel_at: Timestamp | null;
+  paid_at: Timestamp | null;
+  canceled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The outbox and event log: one row per event, written with the state change that caused it. */
+export interface EventsTable {
+  id: string;
+  company_id: string;
+  type: string;
+  transaction_id: string;
+  /** The event body exactly as delivered: {id, type, createdAt, data}. */
+  body: string;
+  created_at: Timestamp;
+}
+
+export interface IdempotencyKeysTable {
+  company_id: string;
+  key: string;
+  fingerprint: string;
+  /** STARTED while the first request runs, DONE once its response is stored. */
+  state: 'STARTED' | 'DONE';
+  response_status: number | null;
+  response_body: string | null;
+  /** A STARTED row whose lease ran out belonged to a request that died; a retry may take it over. */
+  locked_until: Timestamp;
+  created_at: Timestamp;
+}
+
+/** The simulated acquirer's own record of each charge it answered, looked up by recovery. */
+export interface AcquirerChargesTable {
+  reference: string;
+  method: string;
+  amount_cents: number;
+  outcome: Json<unknown>;
+  created_at: Timestamp;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  accounts: AccountsTable;
+  payment_intents: PaymentIntentsTable;
+  transactions: TransactionsTable;
+  events: EventsTable;
+  idempotency_keys: IdempotencyKeysTable;
+  acquirer_charges: AcquirerChargesTable;
+}
+
+export type CompanyRow = Selectable<CompaniesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type PaymentIntentRow = Selectable<PaymentIntentsTable>;
+export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
+export type TransactionRow = Selectable<TransactionsTable>;
+export type NewTransaction = Insertable<TransactionsTable>;
+export type EventRow = Selectable<EventsTable>;
