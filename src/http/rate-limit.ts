@@ -1,0 +1,46 @@
+/**
+ * Per-key rate limit on /v2 routes, with @fastify/rate-limit: a fixed window
+ * of one second, `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset`
+ * on every response (IETF draft names) and 429 RATE_LIMITED with
+ * `Retry-After` past the limit. Counters live in memory, or in Redis when
+ * REDIS_URL is set so several processes share one limit per key. If Redis is
+ * unreachable the limit is skipped (fail open) rather than failing payments.
+ */
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { AppError } from './errors.js';
+
+export interface RateLimitOptions {
+  perSecond: number;
+  redisUrl: string | undefined;
+}
+
+export async function installRateLimit(app: FastifyInstance, opts: RateLimitOptions): Promise<void> {
+  const redis = opts.redisUrl
+    ? new Redis(opts.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false })
+    : undefined;
+  if (redis) {
+    redis.on('error', (err) => app.log.warn({ err: err.message }, 'rate-limit store unreachable'));
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
+  await app.register(rateLimit, {
+    global: true,
+    max: opts.perSecond,
+    timeWindow: 1_000,
+    enableDraftSpec: true,
+    skipOnError: true,
+    nameSpace: 'svc-rate-',
+    ...(redis ? { redis } : {}),
+    // Only authenticated API routes are limited, per key; auth has run in onRequest already.
+    allowList: (request) => !request.auth,
+    keyGenerator: (request) => request.auth?.keyId ?? request.ip,
+    errorResponseBuilder: (_request, context) => {
+      const error = new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per second reached; retry after ${context.after}`);
+      error.retryAfterSeconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return error;
+    },
+  });
+}

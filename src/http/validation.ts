@@ -1,0 +1,92 @@
+/**
+ * Request validation. Bodies are validated strictly: no type coercion ("100"
+ * is not an amount) and unknown fields are errors, not silently dropped (they
+ * are usually typos). Query strings, path params and headers are text on the
+ * wire, so their validator coerces "20" to 20. Every failing field is reported
+ * in `details` with a dotted path (`buyer.email`, `splitRules[1].percentage`).
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import * as ajvFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError, type ErrorDetail } from './errors.js';
+
+// ajv-formats is CommonJS; under ESM its function arrives as the `default` export.
+const addFormats = ajvFormats.default as unknown as (ajv: Ajv, formats: string[]) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, removeAdditional: false, useDefaults: true, strict: false });
+  addFormats(ajv, ['email', 'date', 'date-time', 'uri']);
+  return ajv;
+}
+
+const strictAjv = makeAjv(false);
+const coercingAjv = makeAjv(true);
+
+function fieldPath(instancePath: string, prefix: string): string {
+  let out = prefix;
+  for (const segment of instancePath.split('/').slice(1)) {
+    const key = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    out = /^\d+$/.test(key) ? `${out}[${key}]` : out ? `${out}.${key}` : key;
+  }
+  return out;
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known field';
+    case 'type':
+      return `must be ${String(error.params.type)}`;
+    case 'enum':
+      return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+    case 'maxLength':
+      return `must be at most ${String(error.params.limit)} characters`;
+    case 'minLength':
+      return `must be at least ${String(error.params.limit)} characters`;
+    case 'maximum':
+      return `must be at most ${String(error.params.limit)}`;
+    case 'minimum':
+      return `must be at least ${String(error.params.limit)}`;
+    case 'format':
+      return `must be a valid ${String(error.params.format)}`;
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** Turns Ajv errors into details, one per field (the first message wins). */
+export function toDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
+  const byField = new Map<string, string>();
+  for (const error of errors) {
+    let field = fieldPath(error.instancePath, '');
+    if (error.keyword === 'required') field = fieldPath(`${error.instancePath}/${String(error.params.missingProperty)}`, '');
+    if (error.keyword === 'additionalProperties') field = fieldPath(`${error.instancePath}/${String(error.params.additionalProperty)}`, '');
+    if (part === 'headers') field = field.replace(/^idempotency-key$/, 'Idempotency-Key');
+    if (!field) field = part === 'body' ? 'body' : part;
+    if (!byField.has(field)) byField.set(field, describe(error));
+  }
+  return [...byField].map(([field, message]) => ({ field, message }));
+}
+
+export function validationFailure(details: ErrorDetail[]): AppError {
+  const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
+  return new AppError('VALIDATION_ERROR', `Invalid request: ${summary}`, details);
+}
+
+const compiled = { strict: new WeakMap<object, ValidateFunction>(), coercing: new WeakMap<object, ValidateFunction>() };
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const [ajv, cache] = httpPart === 'body' ? [strictAjv, compiled.strict] : [coercingAjv, compiled.coercing];
+  let validate = cache.get(schema as object);
+  if (!validate) {
+    validate = ajv.compile(schema as object);
+    cache.set(schema as object, validate);
+  }
+  const fn = validate;
+  return (data: unknown) => {
+    if (fn(data)) return { value: data };
+    return { error: validationFailure(toDetails(fn.errors ?? [], httpPart ?? 'body')) };
+  };
+};

@@ -1,0 +1,2 @@
+export * from './acquirer.js';
+export { SimulatedAcquirer, SILENT_AMOUNT_CENTS } from './simulated.js';
