@@ -7,6 +7,7 @@ import type { ColumnType, Insertable, Selectable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
+type NullableJson<T> = ColumnType<T | null, string | null, string | null>;
 
 export interface FeePlan {
   pixBp: number;
@@ -33,7 +34,7 @@ export interface ApiKeysTable {
   /** Last four characters, so an operator can tell keys apart. */
   hint: string;
   /** null: every scope. */
-  scopes: Json<string[] | null>;
+  scopes: NullableJson<string[]>;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
 }
@@ -56,8 +57,8 @@ export interface PaymentIntentsTable {
   reference_id: string;
   description: string | null;
   buyer: Json<unknown>;
-  split_rules: Json<unknown[] | null>;
-  metadata: Json<Record<string, string> | null>;
+  split_rules: NullableJson<unknown[]>;
+  metadata: NullableJson<Record<string, string>>;
   pix_expires_in_seconds: number | null;
   boleto_due_date: string | null;
   expires_at: Timestamp;
@@ -65,6 +66,8 @@ export interface PaymentIntentsTable {
   confirm_started_at: Timestamp | null;
   /** Idempotency-Key of the confirmation that won; a retry with it gets the same transaction. */
   confirm_key: string | null;
+  /** Idempotency-Key of a create with `confirm: true`; a retry with it resumes that intent. */
+  create_key: string | null;
   transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -84,8 +87,8 @@ export interface TransactionsTable {
   description: string | null;
   buyer: Json<unknown>;
   payment_details: Json<unknown>;
-  metadata: Json<Record<string, string> | null>;
-  split_rules: Json<unknown[] | null>;
+  metadata: NullableJson<Record<string, string>>;
+  split_rules: NullableJson<unknown[]>;
   /** When an unpaid Pix or boleto stops being payable and becomes CANCELED. */
   cancel_at: Timestamp | null;
   paid_at: Timestamp | null;

@@ -51,11 +51,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       expires_at timestamptz NOT NULL,
       confirm_started_at timestamptz,
       confirm_key text,
+      create_key text,
       transaction_id text,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL
     );
     CREATE INDEX payment_intents_company ON payment_intents (company_id, id);
+    CREATE UNIQUE INDEX payment_intents_create_key ON payment_intents (company_id, create_key) WHERE create_key IS NOT NULL;
+    CREATE INDEX payment_intents_confirming ON payment_intents (confirm_started_at)
+      WHERE confirm_started_at IS NOT NULL AND status IN ('REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION');
     CREATE INDEX payment_intents_unconfirmed ON payment_intents (expires_at)
       WHERE status IN ('REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION');
 

@@ -1,0 +1,94 @@
+/**
+ * buildApp(deps) assembles the API as a Fastify instance without listening,
+ * so tests drive it with `inject` and roles decide where it listens.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { installAuth } from './http/auth.js';
+import { installErrorHandler } from './http/error-handler.js';
+import { healthRoutes } from './http/health.js';
+import { installIdempotency, releaseIdempotency } from './http/idempotency.js';
+import { installOpenApi } from './http/openapi.js';
+import { installRateLimit } from './http/rate-limit.js';
+import { validatorCompiler } from './http/validation.js';
+import type { Clock } from './lib/clock.js';
+import type { IdGenerator } from './lib/ids.js';
+import type { Acquirer } from './modules/acquirer/index.js';
+import { CompanyService } from './modules/companies/index.js';
+import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
+import { noReceivables, sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+
+export const API_VERSION = '2.0.1';
+const BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  acquirer: Acquirer;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export interface Services {
+  companies: CompanyService;
+  transactions: TransactionService;
+  intents: PaymentIntentService;
+}
+
+export function buildServices(deps: AppDeps): Services {
+  const { db, clock, newId, acquirer, config } = deps;
+  const transactions = new TransactionService({ db, clock, newId, receivables: noReceivables });
+  const intents = new PaymentIntentService({
+    db,
+    clock,
+    newId,
+    acquirer,
+    transactions,
+    config,
+    checkSplitRules: async () => {},
+  });
+  return { companies: new CompanyService(db, clock, newId, config.env), transactions, intents };
+}
+
+export async function buildApp(deps: AppDeps, services = buildServices(deps)): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    // Never log the Authorization header or bodies (keys, card data).
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    ajv: { customOptions: { strict: false } },
+    routerOptions: { maxParamLength: 500 },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+
+  // JSON bodies; an empty body with a JSON content type is no body (a bodiless confirm).
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, done);
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  installErrorHandler(app, (request) => releaseIdempotency(deps.db, request));
+  await installOpenApi(app, API_VERSION);
+  installAuth(app, deps.config.env, services.companies.keyLookup);
+  await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
+  installIdempotency(app, deps.db, deps.clock);
+
+  healthRoutes(app, deps.db);
+  paymentIntentRoutes(app, services.intents);
+  transactionRoutes(app, services.transactions);
+  if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
+  return app;
+}

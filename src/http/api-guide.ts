@@ -1,0 +1,37 @@
+/** The prose part of the API reference (GET /docs): the contract's decisions a seller needs before the first call. */
+export const API_GUIDE = `
+Charge buyers by card, Pix and boleto, split each sale among accounts, and follow payments by webhooks.
+
+**Authentication.** Every /v2 route takes \`Authorization: Bearer <API_KEY>\`. Sandbox keys start with \`svc_test_\`, production
+keys with \`svc_live_\`; a key of the other environment is refused (401 UNAUTHORIZED, with \`WWW-Authenticate: Bearer\`).
+Scopes: \`payments:read\`, \`payments:write\`, \`webhooks:read\`, \`webhooks:write\`; a key issued without scopes has them all;
+a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
+
+**Errors.** Every error is \`{code, message, details?}\`; \`details\` names each invalid field (\`buyer.email\`,
+\`splitRules[1].percentage\`, \`Idempotency-Key\`). Statuses: 400 VALIDATION_ERROR / TOKEN_REQUIRED (also malformed JSON and
+unknown body fields), 401 UNAUTHORIZED / TICKET_EXPIRED, 403 FORBIDDEN, 404 NOT_FOUND (also an id of another company, a
+wrong prefix, an unknown route), 409 INTENT_ALREADY_PROCESSED / INTENT_EXPIRED / IDEMPOTENCY_KEY_IN_USE /
+TRANSACTION_NOT_PENDING, 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
+WEBHOOK_URL_INVALID / WEBHOOK_LIMIT_REACHED / IDEMPOTENCY_KEY_REUSED, 429 RATE_LIMITED (with \`Retry-After\`),
+500 INTERNAL_ERROR, 502 PROVIDER_ERROR, 503 SERVICE_UNAVAILABLE (with \`Retry-After\`). A path id over 64 characters is
+400 VALIDATION_ERROR on field \`id\`.
+
+**Idempotency-Key** (1–255 characters): required on confirm, optional on the other POSTs. Same key, same route and same
+body: the first response is replayed byte for byte with \`Idempotent-Replayed: true\` and nothing runs twice. Same key with
+another route or body: 422 IDEMPOTENCY_KEY_REUSED. Same key while the first request runs: 409 IDEMPOTENCY_KEY_IN_USE.
+Requests rejected before acting are not stored. Keys are kept 24 hours.
+
+**Payment intents** expire 5 minutes after creation (\`expiresAt\`); from that instant every read shows EXPIRED, and a
+confirm answers 409 INTENT_EXPIRED. A confirmed Pix transaction that is not paid by \`paymentDetails.pix.expiresAt\`
+(default 1 hour, \`pix.expiresInSeconds\` 60–604800), or a boleto not paid by the end of its due date + 3 days
+(São Paulo time), becomes CANCELED with a \`transaction.canceled\` event.
+
+**Listing.** \`GET /v2/transactions\` takes \`limit\` (1–100, default 20), \`startingAfter\` (the last id of the previous page),
+\`status\`, \`paymentMethod\`, \`referenceId\`, \`createdFrom\`, \`createdTo\`; newest first; answers \`{data, hasMore}\`.
+
+**Rate limit.** Per key, per second (default 25 in the sandbox, 100 in production). Every response carries
+\`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
+
+**Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marks a PENDING transaction PAID; \`…/fail\` cancels it. Pix and boleto
+intents of exactly 50200 centavos make the simulated acquirer silent (502 PROVIDER_ERROR, intent FAILED).
+`.trim();

@@ -1,0 +1,2 @@
+export { CompanyService, OperatorError, type CompanyRecord, type KeyRecord } from './service.js';
+export { SCOPES, type Scope, generateKey, hashKey } from './api-keys.js';

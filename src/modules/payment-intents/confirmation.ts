@@ -1,0 +1,141 @@
+/**
+ * Confirmation of a Pix or boleto intent, in atomic phases, because it calls
+ * the acquirer and no network call may sit inside a database transaction:
+ *
+ *   1. (caller) lock the intent, check it can be confirmed, mark
+ *      `confirm_started_at` (+ the Idempotency-Key), commit. Concurrent
+ *      confirms now see a confirmation in progress and get 409.
+ *   2. call the acquirer, keyed by the intent id (it keeps its own record).
+ *   3. lock the intent again and record the outcome: transaction PENDING,
+ *      intent CONFIRMED, event `transaction.created`, stored idempotent
+ *      response, all in one commit; or intent FAILED with PROVIDER_ERROR.
+ *
+ * If the process dies between 1 and 3, either a retry with the same key
+ * resumes at 2 (the acquirer answers from its record: no second charge), or
+ * the recovery worker finishes the intent from the acquirer's record.
+ */
+import type { Transaction } from 'kysely';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Database, PaymentIntentRow } from '../../db/types.js';
+import { AppError } from '../../http/errors.js';
+import type { ResponseRecorder } from '../../http/idempotency.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
+import { recordEvent } from '../events/index.js';
+import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
+import { insertTransaction, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { boletoDetails, pixDetails, type PixDetails } from './payment-details.js';
+import * as repo from './repo.js';
+import { paymentWindowEnd } from './rules.js';
+import type { IntentView } from './schemas.js';
+import { intentView } from './view.js';
+
+export interface ConfirmationDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  acquirer: Acquirer;
+  transactions: TransactionService;
+  config: Pick<Config, 'pixLocationBase' | 'pixMerchantCity'>;
+}
+
+/** What the caller answers: the transaction (POST …/confirm) or the intent holding it (create with `confirm: true`). */
+export type ConfirmationShape = 'transaction' | 'intent';
+
+export type ConfirmationResult = { transaction: TransactionView; intent: IntentView };
+
+export const providerError = (): AppError =>
+  new AppError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
+
+export class Confirmation {
+  constructor(private readonly deps: ConfirmationDeps) {}
+
+  /** Phases 2 and 3 for an intent whose phase 1 committed. Throws PROVIDER_ERROR when the acquirer is silent. */
+  async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
+    let record: ChargeRecord | undefined;
+    try {
+      record = await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
+    } catch (err) {
+      if (!(err instanceof AcquirerUnavailable)) throw err;
+    }
+    return this.finish(intent, record, shape, recorder);
+  }
+
+  /** Phase 3: records the acquirer's answer (`undefined` = silent). Safe to call again for a finished intent. */
+  async finish(intent: PaymentIntentRow, record: ChargeRecord | undefined, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
+    const { db, clock, newId, transactions } = this.deps;
+    const now = clock.now();
+    const transactionId = newId('trx');
+    // Rendered outside the transaction; discarded if another path finished the intent first.
+    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, transactionId, now) : undefined;
+
+    let failed = false;
+    const result = await db.transaction().execute(async (trx) => {
+      const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
+      if (current.status === 'CONFIRMED') return this.existing(trx, current, shape, recorder);
+      if (current.status === 'FAILED' || !record) {
+        failed = true;
+        if (current.status !== 'FAILED') await repo.updateIntent(trx, current.id, { status: 'FAILED', updated_at: now });
+        await recorder?.save(trx, 502, providerError());
+        return undefined;
+      }
+      const company = await trx.selectFrom('companies').select(['fee_plan']).where('id', '=', current.company_id).executeTakeFirstOrThrow();
+      const method = current.payment_method as PaymentMethod;
+      const feeCents = saleFeeCents(company.fee_plan, method, current.installments, current.amount_cents);
+      const details = pix ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
+      await insertTransaction(trx, {
+        id: transactionId,
+        company_id: current.company_id,
+        payment_intent_id: current.id,
+        status: 'PENDING',
+        payment_method: method,
+        installments: current.installments,
+        amount_cents: current.amount_cents,
+        fee_cents: feeCents,
+        net_amount_cents: current.amount_cents - feeCents,
+        reference_id: current.reference_id,
+        description: current.description,
+        buyer: JSON.stringify(current.buyer),
+        payment_details: JSON.stringify(details),
+        metadata: current.metadata ? JSON.stringify(current.metadata) : null,
+        split_rules: current.split_rules ? JSON.stringify(current.split_rules) : null,
+        cancel_at: paymentWindowEnd(method, now, current.pix_expires_in_seconds, current.boleto_due_date),
+        created_at: now,
+        updated_at: now,
+      });
+      const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
+      const row = (await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow());
+      const transaction = await transactions.view(trx, row);
+      await recordEvent(trx, newId, now, 'transaction.created', transaction);
+      const out = { transaction, intent: intentView(confirmed, now, transaction) };
+      await recorder?.save(trx, 201, shape === 'transaction' ? out.transaction : out.intent);
+      return out;
+    });
+    if (failed || !result) throw providerError();
+    return result;
+  }
+
+  /** The outcome of an intent that is already CONFIRMED (a retry with the winning key). */
+  async existing(trx: Transaction<Database>, intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
+    const row = await trx.selectFrom('transactions').selectAll().where('id', '=', intent.transaction_id!).executeTakeFirstOrThrow();
+    const transaction = await this.deps.transactions.view(trx, row);
+    const now = this.deps.clock.now();
+    const out = { transaction, intent: intentView(intent, now, transaction) };
+    await recorder?.save(trx, 201, shape === 'transaction' ? out.transaction : out.intent);
+    return out;
+  }
+
+  private async pix(intent: PaymentIntentRow, transactionId: string, now: Date): Promise<PixDetails> {
+    const company = await this.deps.db.selectFrom('companies').select('name').where('id', '=', intent.company_id).executeTakeFirstOrThrow();
+    return pixDetails({
+      locationBase: this.deps.config.pixLocationBase,
+      transactionId,
+      amountCents: intent.amount_cents,
+      merchantName: company.name,
+      merchantCity: this.deps.config.pixMerchantCity,
+      expiresAt: paymentWindowEnd('PIX', now, intent.pix_expires_in_seconds, null)!,
+    });
+  }
+}

@@ -1,0 +1,49 @@
+/** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
+import type { Kysely, Updateable } from 'kysely';
+import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
+
+type Ex = Kysely<Database>;
+
+export async function insertIntent(ex: Ex, row: NewPaymentIntent): Promise<PaymentIntentRow> {
+  return ex.insertInto('payment_intents').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findIntent(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<PaymentIntentRow | undefined> {
+  let query = ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+  if (forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function findIntentByCreateKey(ex: Ex, companyId: string, key: string): Promise<PaymentIntentRow | undefined> {
+  return ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('create_key', '=', key).executeTakeFirst();
+}
+
+export async function updateIntent(ex: Ex, id: string, changes: Updateable<PaymentIntentsTable>): Promise<PaymentIntentRow> {
+  return ex.updateTable('payment_intents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Persists EXPIRED on unconfirmed intents past their lifetime (reads already show it); returns how many. */
+export async function expireIntents(ex: Ex, now: Date): Promise<number> {
+  const result = await ex
+    .updateTable('payment_intents')
+    .set({ status: 'EXPIRED', updated_at: now })
+    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .where('confirm_started_at', 'is', null)
+    .where('expires_at', '<=', now)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Confirmations that called the acquirer and never recorded its answer (their process died). */
+export async function claimStuckConfirmations(ex: Ex, startedBefore: Date, limit: number): Promise<PaymentIntentRow[]> {
+  return ex
+    .selectFrom('payment_intents')
+    .selectAll()
+    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .where('confirm_started_at', '<=', startedBefore)
+    .orderBy('confirm_started_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}

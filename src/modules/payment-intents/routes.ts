@@ -1,0 +1,73 @@
+/** HTTP routes of payment intents: schema → service → response. No SQL, no rules. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { authOf } from '../../http/auth.js';
+import { errors, IdParams, IdempotencyHeaders } from '../../http/common-schemas.js';
+import { respond } from '../../http/idempotency.js';
+import { TransactionSchema } from '../transactions/index.js';
+import { ConfirmBody, CreateIntentBody, IntentSchema } from './schemas.js';
+import type { PaymentIntentService } from './service.js';
+
+export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntentService): void {
+  app.post<{ Body: Static<typeof CreateIntentBody> }>(
+    '/v2/payment-intents',
+    {
+      config: { scope: 'payments:write', idempotency: 'optional' },
+      schema: {
+        tags: ['Payment intents'],
+        summary: 'Create a payment intent (with confirm: true, also confirm it)',
+        headers: IdempotencyHeaders,
+        body: CreateIntentBody,
+        response: { 201: IntentSchema, ...errors(400, 403, 409, 422, 502) },
+      },
+    },
+    async (request, reply) => {
+      const intent = await intents.create(authOf(request).companyId, request.body, request.idempotency);
+      return respond(request, reply, 201, intent);
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/v2/payment-intents/:id',
+    {
+      config: { scope: 'payments:read' },
+      schema: { tags: ['Payment intents'], summary: 'Get a payment intent', params: IdParams, response: { 200: IntentSchema, ...errors(400, 403, 404) } },
+    },
+    async (request) => intents.get(authOf(request).companyId, request.params.id),
+  );
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ConfirmBody> }>(
+    '/v2/payment-intents/:id/confirm',
+    {
+      config: { scope: 'payments:write', idempotency: 'required' },
+      schema: {
+        tags: ['Payment intents'],
+        summary: 'Confirm a payment intent: it becomes a transaction',
+        description: 'Idempotency-Key is required. Pix and boleto: no body. Card: {"token": "vtk_…"}.',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        body: ConfirmBody,
+        response: { 201: TransactionSchema, ...errors(400, 403, 404, 409, 422, 502) },
+      },
+    },
+    async (request, reply) => {
+      const transaction = await intents.confirm(authOf(request).companyId, request.params.id, request.body?.token, request.idempotency!);
+      return respond(request, reply, 201, transaction);
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/v2/payment-intents/:id/cancel',
+    {
+      config: { scope: 'payments:write', idempotency: 'optional' },
+      schema: {
+        tags: ['Payment intents'],
+        summary: 'Cancel an unconfirmed payment intent',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        response: { 200: IntentSchema, ...errors(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => respond(request, reply, 200, await intents.cancel(authOf(request).companyId, request.params.id, request.idempotency)),
+  );
+}

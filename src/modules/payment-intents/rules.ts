@@ -1,0 +1,78 @@
+/**
+ * Pure rules of the payment intent: validation beyond the JSON schema, the
+ * state machine, and the payment window of the transaction it becomes. No
+ * clock and no I/O here: `now` is passed in.
+ */
+import type { PaymentIntentRow } from '../../db/types.js';
+import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { addDays, daysBetween, isValidDate, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
+import { isValidTaxId } from '../../lib/tax-id.js';
+import type { CreateIntentInput, IntentStatus } from './schemas.js';
+
+export const INTENT_LIFETIME_MS = 5 * 60_000;
+export const BOLETO_MIN_CENTS = 500;
+export const BOLETO_DEFAULT_DAYS = 3;
+/** A boleto stays payable until the end of its due date plus this many days. */
+export const BOLETO_GRACE_DAYS = 3;
+export const BOLETO_MAX_DAYS_AHEAD = 3650;
+export const PIX_DEFAULT_EXPIRES_SECONDS = 3600;
+
+/** Field checks the schema cannot express; every problem is reported, not just the first. */
+export function validateCreate(input: CreateIntentInput, now: Date): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const method = input.paymentMethod;
+  if (!isValidTaxId(input.buyer.document)) problems.push({ field: 'buyer.document', message: 'is not a valid CPF or CNPJ (check digits)' });
+  if (input.confirm === true && method === 'CREDIT_CARD') {
+    problems.push({ field: 'confirm', message: 'true is only valid for PIX and BOLETO; card intents are confirmed with a vault token' });
+  }
+  if ((method === 'CREDIT_CARD' || method === 'BOLETO') && !input.buyer.email) {
+    problems.push({ field: 'buyer.email', message: `is required for ${method}` });
+  }
+  if (method === 'BOLETO' && !input.buyer.address) problems.push({ field: 'buyer.address', message: 'is required for BOLETO' });
+  if (method === 'BOLETO' && input.amountCents < BOLETO_MIN_CENTS) {
+    problems.push({ field: 'amountCents', message: `must be at least ${BOLETO_MIN_CENTS} for BOLETO` });
+  }
+  if (method !== 'CREDIT_CARD' && input.installments !== undefined && input.installments !== 1) {
+    problems.push({ field: 'installments', message: 'must be 1 for PIX and BOLETO' });
+  }
+  if (input.pix && method !== 'PIX') problems.push({ field: 'pix', message: 'is only valid with PIX' });
+  if (input.boleto && method !== 'BOLETO') problems.push({ field: 'boleto', message: 'is only valid with BOLETO' });
+  if (input.boleto) {
+    const due = input.boleto.dueDate;
+    const today = saoPauloDate(now);
+    if (!isValidDate(due)) problems.push({ field: 'boleto.dueDate', message: 'must be a date YYYY-MM-DD' });
+    else if (due < today) problems.push({ field: 'boleto.dueDate', message: 'must not be in the past' });
+    else if (daysBetween(today, due) > BOLETO_MAX_DAYS_AHEAD) {
+      problems.push({ field: 'boleto.dueDate', message: `must be at most ${BOLETO_MAX_DAYS_AHEAD} days ahead` });
+    }
+  }
+  return problems;
+}
+
+export function boletoDueDate(input: Pick<CreateIntentInput, 'boleto'>, now: Date): string {
+  return input.boleto?.dueDate ?? addDays(saoPauloDate(now), BOLETO_DEFAULT_DAYS);
+}
+
+/** Unconfirmed intents are EXPIRED from the instant their lifetime ends, whether or not a sweeper ran. */
+export function effectiveStatus(intent: Pick<PaymentIntentRow, 'status' | 'expires_at' | 'confirm_started_at'>, now: Date): IntentStatus {
+  const status = intent.status as IntentStatus;
+  const unconfirmed = status === 'REQUIRES_TOKEN' || status === 'REQUIRES_CONFIRMATION';
+  if (unconfirmed && !intent.confirm_started_at && now.getTime() >= intent.expires_at.getTime()) return 'EXPIRED';
+  return status;
+}
+
+/** Why an intent in `status` cannot be confirmed or canceled; undefined when it can. */
+export function blockedMove(status: IntentStatus): AppError | undefined {
+  if (status === 'EXPIRED') return new AppError('INTENT_EXPIRED', 'The payment intent expired; create another');
+  if (status === 'CONFIRMED' || status === 'FAILED' || status === 'CANCELED') {
+    return new AppError('INTENT_ALREADY_PROCESSED', `The payment intent is already ${status}`);
+  }
+  return undefined;
+}
+
+/** When an unpaid transaction stops being payable: Pix at its expiry; boleto after due date + grace, São Paulo time. */
+export function paymentWindowEnd(method: string, confirmedAt: Date, pixExpiresInSeconds: number | null, boletoDueDate: string | null): Date | null {
+  if (method === 'PIX') return new Date(confirmedAt.getTime() + (pixExpiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) * 1000);
+  if (method === 'BOLETO' && boletoDueDate) return startOfSaoPauloDay(addDays(boletoDueDate, BOLETO_GRACE_DAYS + 1));
+  return null;
+}

@@ -1,0 +1,176 @@
+/**
+ * Payment intents: create, read, confirm, cancel, and the sweeps of the worker.
+ *
+ * Invariants: an intent changes state only while its row is locked; an
+ * unconfirmed intent is EXPIRED from the instant `expires_at` passes (reads
+ * derive it; the sweeper persists it); a confirmation is claimed by setting
+ * `confirm_started_at` under the lock, so of N concurrent confirms exactly one
+ * proceeds and the others get 409 INTENT_ALREADY_PROCESSED.
+ */
+import type { Db } from '../../db/database.js';
+import type { PaymentIntentRow } from '../../db/types.js';
+import { AppError, notFound } from '../../http/errors.js';
+import { IDEMPOTENCY_LEASE_MS, type ResponseRecorder } from '../../http/idempotency.js';
+import { validationFailure } from '../../http/validation.js';
+import type { Clock } from '../../lib/clock.js';
+import { isId, type IdGenerator } from '../../lib/ids.js';
+import type { Acquirer } from '../acquirer/index.js';
+import { Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
+import * as repo from './repo.js';
+import { blockedMove, boletoDueDate, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate } from './rules.js';
+import type { CreateIntentInput, IntentView } from './schemas.js';
+import type { TransactionView } from '../transactions/index.js';
+import { intentView } from './view.js';
+
+/** Checks split rules against the database (approved recipients); provided by the split module. */
+export type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<void>;
+
+export interface IntentDeps extends ConfirmationDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  acquirer: Acquirer;
+  checkSplitRules: SplitRulesCheck;
+}
+
+export class PaymentIntentService {
+  private readonly confirmation: Confirmation;
+
+  constructor(private readonly deps: IntentDeps) {
+    this.confirmation = new Confirmation(deps);
+  }
+
+  async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<IntentView> {
+    const { db, clock, newId } = this.deps;
+    const now = clock.now();
+    const problems = validateCreate(input, now);
+    if (problems.length > 0) throw validationFailure(problems);
+    await this.deps.checkSplitRules(companyId, input);
+
+    const confirmNow = input.confirm === true;
+    if (confirmNow && recorder) {
+      // A retry whose first attempt died after creating the intent resumes it instead of creating another.
+      const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
+      if (earlier) return (await this.resume(earlier, 'intent', recorder)).intent;
+    }
+    const method = input.paymentMethod;
+    const row = await db.transaction().execute(async (trx) => {
+      const inserted = await repo.insertIntent(trx, {
+        id: newId('pi'),
+        company_id: companyId,
+        status: method === 'CREDIT_CARD' ? 'REQUIRES_TOKEN' : 'REQUIRES_CONFIRMATION',
+        amount_cents: input.amountCents,
+        payment_method: method,
+        installments: input.installments ?? 1,
+        reference_id: input.referenceId,
+        description: input.description ?? null,
+        buyer: JSON.stringify(input.buyer),
+        split_rules: input.splitRules ? JSON.stringify(input.splitRules) : null,
+        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+        pix_expires_in_seconds: method === 'PIX' ? (input.pix?.expiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) : null,
+        boleto_due_date: method === 'BOLETO' ? boletoDueDate(input, now) : null,
+        expires_at: new Date(now.getTime() + INTENT_LIFETIME_MS),
+        confirm_started_at: confirmNow ? now : null,
+        confirm_key: null,
+        create_key: confirmNow ? (recorder?.key ?? null) : null,
+        transaction_id: null,
+        created_at: now,
+        updated_at: now,
+      });
+      if (!confirmNow) await recorder?.save(trx, 201, intentView(inserted, now));
+      return inserted;
+    });
+    if (!confirmNow) return intentView(row, now);
+    return (await this.confirmation.run(row, 'intent', recorder)).intent;
+  }
+
+  async get(companyId: string, id: string): Promise<IntentView> {
+    const row = isId('pi', id) ? await repo.findIntent(this.deps.db, companyId, id) : undefined;
+    if (!row) throw notFound('Payment intent');
+    return intentView(row, this.deps.clock.now());
+  }
+
+  /** POST /v2/payment-intents/{id}/confirm. The Idempotency-Key (required) names the confirmation. */
+  async confirm(companyId: string, id: string, token: string | undefined, recorder: ResponseRecorder): Promise<TransactionView> {
+    if (!isId('pi', id)) throw notFound('Payment intent');
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    type Claim = { done: ConfirmationResult } | { resume: PaymentIntentRow } | { blocked: AppError };
+    const claimed = await db.transaction().execute(async (trx): Promise<Claim> => {
+      const row = await repo.findIntent(trx, companyId, id, true);
+      if (!row) throw notFound('Payment intent');
+      if (row.status === 'CONFIRMED' && row.confirm_key === recorder.key) {
+        return { done: await this.confirmation.existing(trx, row, 'transaction', recorder) };
+      }
+      if (row.confirm_started_at && effectiveStatus(row, now) !== 'FAILED' && row.status !== 'CONFIRMED') {
+        if (row.confirm_key !== recorder.key) throw new AppError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed by another request');
+        return { resume: row };
+      }
+      const status = effectiveStatus(row, now);
+      const blocked = blockedMove(status);
+      if (blocked) {
+        if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
+        return { blocked };
+      }
+      if (row.payment_method === 'CREDIT_CARD') {
+        if (!token) throw new AppError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]);
+        throw new AppError('VALIDATION_ERROR', 'Card payments are not enabled in this deployment yet', [{ field: 'token', message: 'card tokens are not accepted yet' }]);
+      }
+      return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
+    });
+    // Thrown after commit so that persisting EXPIRED is not rolled back.
+    if ('blocked' in claimed) throw claimed.blocked;
+    if ('done' in claimed) return claimed.done.transaction;
+    return (await this.resume(claimed.resume, 'transaction', recorder)).transaction;
+  }
+
+  async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<IntentView> {
+    if (!isId('pi', id)) throw notFound('Payment intent');
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const outcome = await db.transaction().execute(async (trx): Promise<{ blocked: AppError } | { canceled: IntentView }> => {
+      const row = await repo.findIntent(trx, companyId, id, true);
+      if (!row) throw notFound('Payment intent');
+      const status = effectiveStatus(row, now);
+      const blocked = row.confirm_started_at && status !== 'EXPIRED'
+        ? new AppError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
+        : blockedMove(status);
+      if (blocked) {
+        if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
+        return { blocked };
+      }
+      const canceled = intentView(await repo.updateIntent(trx, row.id, { status: 'CANCELED', updated_at: now }), now);
+      await recorder?.save(trx, 200, canceled);
+      return { canceled };
+    });
+    if ('blocked' in outcome) throw outcome.blocked;
+    return outcome.canceled;
+  }
+
+  private resume(row: PaymentIntentRow, shape: 'transaction' | 'intent', recorder: ResponseRecorder) {
+    return this.confirmation.run(row, shape, recorder);
+  }
+
+  /** Worker: persists EXPIRED on intents past their lifetime. */
+  async expireUnconfirmed(): Promise<number> {
+    return repo.expireIntents(this.deps.db, this.deps.clock.now());
+  }
+
+  /**
+   * Worker: finishes confirmations whose process died after phase 1 and that
+   * no retry resumed within the idempotency lease, from the acquirer's record
+   * (no record: the acquirer never charged, the intent FAILS).
+   */
+  async recoverStuckConfirmations(recorderFor: (row: PaymentIntentRow) => ResponseRecorder | undefined, limit = 50): Promise<number> {
+    const cutoff = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_LEASE_MS);
+    const stuck = await this.deps.db.transaction().execute((trx) => repo.claimStuckConfirmations(trx, cutoff, limit));
+    for (const row of stuck) {
+      const record = await this.deps.acquirer.findCharge(row.id);
+      const shape = row.create_key ? 'intent' : 'transaction';
+      await this.confirmation.finish(row, record, shape, recorderFor(row)).catch((err: unknown) => {
+        if (!(err instanceof AppError && err.code === 'PROVIDER_ERROR')) throw err;
+      });
+    }
+    return stuck.length;
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Split rules: validation and slices. Pure; recipient approval needs the
+ * database and is left to the caller (see distinctRecipientDocuments and
+ * unapprovedRecipientProblems).
+ *
+ * Money stays integer: a percentage becomes integer basis points read from its
+ * decimal text, and a percentage slice is floor(amount × bp / 10 000), so the
+ * slices of a sale never add up to more than what the rules promise.
+ */
+import { MAX_AMOUNT_CENTS, percentOfFloor } from '../../lib/money.js';
+import { isValidTaxId } from '../../lib/tax-id.js';
+
+export const MAX_SPLIT_RULES = 20;
+const FULL_BP = 10_000;
+
+export interface SplitRuleInput {
+  recipientDocument: string;
+  type: 'PERCENTAGE' | 'FIXED';
+  percentage?: number;
+  amountCents?: number;
+}
+
+export type SplitRole = 'SELLER' | 'CUSTOM_SPLIT_RECIPIENT';
+
+export interface Slice {
+  recipientDocument: string;
+  role: SplitRole;
+  grossAmountCents: number;
+}
+
+export interface SplitProblem {
+  field: string;
+  message: string;
+}
+
+/** The error code a refused split answers with (HTTP 400 or 422, per the contract). */
+export type SplitErrorKind = 'VALIDATION_ERROR' | 'SPLIT_INVALID' | 'SPLIT_RECIPIENT_NOT_FOUND';
+
+export type SplitValidation =
+  | { ok: true; slices: Slice[] }
+  | { ok: false; kind: Exclude<SplitErrorKind, 'SPLIT_RECIPIENT_NOT_FOUND'>; problems: SplitProblem[] };
+
+/**
+ * A percentage as integer basis points (10.5 → 1050), or undefined when it is
+ * not finite or has more than 2 decimal places. Read from the shortest decimal
+ * text of the number (what the JSON carried), so 33.33 is exactly 3333 and
+ * 10.555 or 0.1 + 0.2 are refused instead of being rounded by float error.
+ */
+export function percentageToBasisPoints(p: number): number | undefined {
+  if (!Number.isFinite(p)) return undefined;
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(p));
+  if (!m) return undefined;
+  const [, sign, whole, fraction = '', exponent = '0'] = m;
+  const decimals = fraction.length - Number(exponent); // value = (whole fraction) × 10^-decimals
+  if (decimals > 2) return undefined; // the shortest text has no trailing zeros to drop
+  const bp = Number(whole! + fraction + '0'.repeat(2 - decimals));
+  if (!Number.isSafeInteger(bp)) return undefined;
+  return sign === '-' && bp !== 0 ? -bp : bp;
+}
+
+/** The sale amount is validated upstream; out of range here is a programming error. */
+function assertSaleAmount(amountCents: number): void {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 1 || amountCents > MAX_AMOUNT_CENTS) {
+    throw new RangeError(`sale amount out of range: ${amountCents}`);
+  }
+}
+
+const at = (i: number, field: keyof SplitRuleInput): string => `splitRules[${i}].${field}`;
+
+/** Problems of shape (400 VALIDATION_ERROR): too many rules, malformed or invalid tax ids. */
+function shapeProblems(rules: SplitRuleInput[]): SplitProblem[] {
+  const problems: SplitProblem[] = [];
+  if (rules.length > MAX_SPLIT_RULES) {
+    problems.push({ field: 'splitRules', message: `at most ${MAX_SPLIT_RULES} split rules` });
+  }
+  rules.forEach((rule, i) => {
+    const doc = rule.recipientDocument;
+    if (!/^(\d{11}|\d{14})$/.test(doc)) {
+      problems.push({ field: at(i, 'recipientDocument'), message: 'must be a CPF (11 digits) or a CNPJ (14 digits)' });
+    } else if (!isValidTaxId(doc)) {
+      problems.push({ field: at(i, 'recipientDocument'), message: 'invalid CPF/CNPJ check digits' });
+    }
+  });
+  return problems;
+}
+
+/**
+ * The value of one rule, or a problem. A rule carrying the other type's value
+ * is refused too: {type: PERCENTAGE, amountCents} is ambiguous, and guessing
+ * which one the seller meant would move money the seller did not intend.
+ */
+function ruleValue(rule: SplitRuleInput, i: number): { bp: number } | { cents: number } | SplitProblem {
+  if (rule.type === 'PERCENTAGE') {
+    if (rule.percentage === undefined) return { field: at(i, 'percentage'), message: 'required with type PERCENTAGE' };
+    if (rule.amountCents !== undefined) return { field: at(i, 'amountCents'), message: 'not allowed with type PERCENTAGE' };
+    const p = rule.percentage;
+    if (!(p > 0 && p <= 100)) return { field: at(i, 'percentage'), message: 'must be greater than 0 and at most 100' };
+    const bp = percentageToBasisPoints(p);
+    if (bp === undefined) return { field: at(i, 'percentage'), message: 'at most 2 decimal places' };
+    return { bp };
+  }
+  if (rule.amountCents === undefined) return { field: at(i, 'amountCents'), message: 'required with type FIXED' };
+  if (rule.percentage !== undefined) return { field: at(i, 'percentage'), message: 'not allowed with type FIXED' };
+  const cents = rule.amountCents;
+  if (!Number.isSafeInteger(cents) || cents <= 0) {
+    return { field: at(i, 'amountCents'), message: 'must be an integer number of centavos greater than 0' };
+  }
+  return { cents };
+}
+
+/**
+ * Validates split rules against a sale. 400 problems (shape) win over 422
+ * ones; within a class every problem is reported, each naming its field
+ * (`splitRules` or `splitRules[i].<field>`). Accepted rules come back as
+ * slices. Approval of the recipients is the caller's next step.
+ */
+export function validateSplitRules(rules: SplitRuleInput[], amountCents: number, sellerDocument: string): SplitValidation {
+  assertSaleAmount(amountCents);
+  const shape = shapeProblems(rules);
+  if (shape.length > 0) return { ok: false, kind: 'VALIDATION_ERROR', problems: shape };
+
+  const problems: SplitProblem[] = [];
+  const seen = new Set<string>();
+  let bpSum = 0;
+  let sliceSum = 0;
+  let bpReported = false;
+  let sliceReported = false;
+  rules.forEach((rule, i) => {
+    const doc = rule.recipientDocument;
+    if (doc === sellerDocument) {
+      problems.push({ field: at(i, 'recipientDocument'), message: "the seller's own document cannot be a split recipient" });
+    } else if (seen.has(doc)) {
+      problems.push({ field: at(i, 'recipientDocument'), message: 'recipient appears in more than one rule' });
+    }
+    seen.add(doc);
+
+    const value = ruleValue(rule, i);
+    if ('field' in value) {
+      problems.push(value);
+      return;
+    }
+    // The running sums name the rule at which they first go over, the one to fix.
+    if ('bp' in value) {
+      bpSum += value.bp;
+      sliceSum += percentOfFloor(amountCents, value.bp);
+      if (bpSum > FULL_BP && !bpReported) {
+        bpReported = true;
+        problems.push({ field: at(i, 'percentage'), message: 'sum of percentages exceeds 100' });
+      }
+    } else {
+      sliceSum += value.cents;
+    }
+    if (sliceSum > amountCents && !sliceReported) {
+      sliceReported = true;
+      problems.push({ field: at(i, 'bp' in value ? 'percentage' : 'amountCents'), message: 'sum of slices exceeds the sale amount' });
+    }
+  });
+  if (problems.length > 0) return { ok: false, kind: 'SPLIT_INVALID', problems };
+  return { ok: true, slices: slicesOf(rules, amountCents, sellerDocument) };
+}
+
+/**
+ * The slices of a sale under already validated rules: SELLER first, then one
+ * per rule in rule order. The seller's slice is what the rules leave and is
+ * always present, even at 0 (rules taking the whole sale): the seller is a
+ * party to every sale, and "one receivable per account and per installment"
+ * stays uniform. A rule slice may be 0 too (0.01 % of 50 centavos).
+ * Throws when a rule's value or the sum of slices is invalid: money is never guessed.
+ */
+export function slicesOf(rules: SplitRuleInput[], amountCents: number, sellerDocument: string): Slice[] {
+  assertSaleAmount(amountCents);
+  const recipients = rules.map((rule, i): Slice => {
+    const value = ruleValue(rule, i);
+    if ('field' in value) throw new RangeError(`${value.field}: ${value.message}`);
+    const gross = 'bp' in value ? percentOfFloor(amountCents, value.bp) : value.cents;
+    return { recipientDocument: rule.recipientDocument, role: 'CUSTOM_SPLIT_RECIPIENT', grossAmountCents: gross };
+  });
+  const rest = recipients.reduce((left, s) => left - s.grossAmountCents, amountCents);
+  if (rest < 0) throw new RangeError('split slices exceed the sale amount');
+  return [{ recipientDocument: sellerDocument, role: 'SELLER', grossAmountCents: rest }, ...recipients];
+}
+
+/** The distinct recipient documents of the rules, in rule order: the ones to look up as approved accounts. */
+export function distinctRecipientDocuments(rules: SplitRuleInput[]): string[] {
+  return [...new Set(rules.map((r) => r.recipientDocument))];
+}
+
+/** SPLIT_RECIPIENT_NOT_FOUND problems for the rules whose recipient is not an approved account. */
+export function unapprovedRecipientProblems(rules: SplitRuleInput[], isApproved: (document: string) => boolean): SplitProblem[] {
+  return rules.flatMap((rule, i) =>
+    isApproved(rule.recipientDocument)
+      ? []
+      : [{ field: at(i, 'recipientDocument'), message: 'not an approved account in the service' }],
+  );
+}

@@ -1,0 +1,75 @@
+/** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
+import type { Kysely } from 'kysely';
+import type { Database, NewTransaction, TransactionRow } from '../../db/types.js';
+
+type Ex = Kysely<Database>;
+
+export interface TransactionWithSeller {
+  row: TransactionRow;
+  sellerName: string;
+}
+
+export async function insertTransaction(ex: Ex, row: NewTransaction): Promise<void> {
+  await ex.insertInto('transactions').values(row).execute();
+}
+
+export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {
+  let query = ex.selectFrom('transactions').selectAll().where('company_id', '=', companyId).where('id', '=', id);
+  if (forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export async function sellerName(ex: Ex, companyId: string): Promise<string> {
+  const row = await ex.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
+  return row.name;
+}
+
+export interface ListFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  paymentMethod?: string | undefined;
+  referenceId?: string | undefined;
+  createdFrom?: Date | undefined;
+  createdTo?: Date | undefined;
+}
+
+/** Newest first; keyset paging on the time-ordered id. Fetches one extra row to answer hasMore. */
+export async function listTransactions(ex: Ex, companyId: string, f: ListFilter): Promise<TransactionRow[]> {
+  let query = ex.selectFrom('transactions').selectAll().where('company_id', '=', companyId);
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.paymentMethod) query = query.where('payment_method', '=', f.paymentMethod);
+  if (f.referenceId) query = query.where('reference_id', '=', f.referenceId);
+  if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
+  if (f.createdTo) query = query.where('created_at', '<=', f.createdTo);
+  return query.orderBy('id', 'desc').limit(f.limit + 1).execute();
+}
+
+export async function updateTransactionStatus(
+  ex: Ex,
+  id: string,
+  status: 'PAID' | 'CANCELED',
+  at: Date,
+): Promise<TransactionRow> {
+  return ex
+    .updateTable('transactions')
+    .set({ status, updated_at: at, ...(status === 'PAID' ? { paid_at: at } : { canceled_at: at }) })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** PENDING transactions whose payment window closed, claimed so several workers never take the same one. */
+export async function claimOverdue(ex: Ex, now: Date, limit: number): Promise<TransactionRow[]> {
+  return ex
+    .selectFrom('transactions')
+    .selectAll()
+    .where('status', '=', 'PENDING')
+    .where('cancel_at', '<=', now)
+    .orderBy('cancel_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+}

@@ -1,0 +1,53 @@
+/** HTTP routes of transactions, and the sandbox pay and fail routes. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { authOf } from '../../http/auth.js';
+import { errors, IdParams, IdempotencyHeaders, listEnvelope } from '../../http/common-schemas.js';
+import { respond } from '../../http/idempotency.js';
+import { TransactionListQuery, TransactionSchema } from './schemas.js';
+import type { TransactionService } from './service.js';
+
+export function transactionRoutes(app: FastifyInstance, transactions: TransactionService): void {
+  app.get<{ Querystring: Static<typeof TransactionListQuery> }>(
+    '/v2/transactions',
+    {
+      config: { scope: 'payments:read' },
+      schema: {
+        tags: ['Transactions'],
+        summary: 'List transactions, newest first',
+        querystring: TransactionListQuery,
+        response: { 200: listEnvelope(TransactionSchema), ...errors(400, 403) },
+      },
+    },
+    async (request) => transactions.list(authOf(request).companyId, request.query),
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/v2/transactions/:id',
+    {
+      config: { scope: 'payments:read' },
+      schema: { tags: ['Transactions'], summary: 'Get a transaction', params: IdParams, response: { 200: TransactionSchema, ...errors(400, 403, 404) } },
+    },
+    async (request) => transactions.get(authOf(request).companyId, request.params.id),
+  );
+}
+
+export function sandboxTransactionRoutes(app: FastifyInstance, transactions: TransactionService): void {
+  const moves = [
+    ['pay', 'PAID', 'Sandbox: mark a PENDING transaction PAID (again on a PAID one: unchanged, no second event)'],
+    ['fail', 'CANCELED', 'Sandbox: cancel a PENDING transaction (emits transaction.canceled)'],
+  ] as const;
+  for (const [action, to, summary] of moves) {
+    app.post<{ Params: Static<typeof IdParams> }>(
+      `/v2/sandbox/transactions/:id/${action}`,
+      {
+        config: { scope: 'payments:write', idempotency: 'optional' },
+        schema: { tags: ['Sandbox'], summary, headers: IdempotencyHeaders, params: IdParams, response: { 200: TransactionSchema, ...errors(400, 403, 404, 409) } },
+      },
+      async (request, reply) => {
+        const view = await transactions.settleInSandbox(authOf(request).companyId, request.params.id, to, request.idempotency);
+        return respond(request, reply, 200, view);
+      },
+    );
+  }
+}

@@ -1,0 +1,112 @@
+/** TypeBox schemas of the transaction resource and its list query. */
+import { Type } from 'typebox';
+import { Timestamp } from '../../http/common-schemas.js';
+
+export const PAYMENT_METHODS = ['CREDIT_CARD', 'PIX', 'BOLETO'] as const;
+export const TRANSACTION_STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED'] as const;
+export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
+
+const Digits = (min: number, max: number, description?: string) =>
+  Type.String({ pattern: `^[0-9]{${min},${max}}$`, ...(description ? { description } : {}) });
+
+export const AddressSchema = Type.Object(
+  {
+    street: Type.String({ minLength: 1, maxLength: 255 }),
+    number: Type.String({ minLength: 1, maxLength: 20 }),
+    complement: Type.Optional(Type.String({ maxLength: 255 })),
+    neighborhood: Type.String({ minLength: 1, maxLength: 255 }),
+    city: Type.String({ minLength: 1, maxLength: 255 }),
+    state: Type.Enum(UFS, { description: 'two-letter UF' }),
+    zipCode: Digits(8, 8, 'CEP, 8 digits'),
+  },
+  { additionalProperties: false },
+);
+
+export const BuyerSchema = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    document: Type.String({ pattern: '^([0-9]{11}|[0-9]{14})$', description: 'CPF (11 digits) or CNPJ (14 digits), valid check digits' }),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'required for card and boleto' })),
+    phone: Type.Optional(
+      Type.Object(
+        { country: Digits(1, 3), area: Digits(2, 2), number: Digits(8, 9) },
+        { additionalProperties: false },
+      ),
+    ),
+    address: Type.Optional(AddressSchema),
+  },
+  { additionalProperties: false },
+);
+
+export const MetadataSchema = Type.Object(
+  {},
+  {
+    additionalProperties: Type.String({ maxLength: 500 }),
+    maxProperties: 20,
+    propertyNames: { minLength: 1, maxLength: 40 },
+    description: 'up to 20 string pairs; key up to 40 characters, value up to 500',
+  },
+);
+
+export const ReceivableSchema = Type.Object({
+  recipientDocument: Type.String(),
+  role: Type.Enum(['CUSTOM_SPLIT_RECIPIENT', 'SELLER']),
+  installment: Type.Integer(),
+  grossAmountCents: Type.Integer(),
+  feeCents: Type.Integer(),
+  amountCents: Type.Integer(),
+  expectedOn: Type.String({ format: 'date' }),
+  status: Type.Enum(['PENDING', 'PAID']),
+  paidAt: Type.Optional(Timestamp),
+});
+
+export const TransactionSchema = Type.Object(
+  {
+    id: Type.String(),
+    status: Type.Enum(TRANSACTION_STATUSES),
+    paymentMethod: Type.Enum(PAYMENT_METHODS),
+    installments: Type.Integer(),
+    amountCents: Type.Integer(),
+    feeCents: Type.Integer(),
+    netAmountCents: Type.Integer(),
+    currency: Type.Literal('BRL'),
+    sellerId: Type.String(),
+    sellerName: Type.String(),
+    paymentIntentId: Type.String(),
+    referenceId: Type.String(),
+    description: Type.Optional(Type.String()),
+    buyer: BuyerSchema,
+    paymentDetails: Type.Object({
+      pix: Type.Optional(Type.Object({ qrCode: Type.String(), qrCodeImageBase64: Type.String(), expiresAt: Timestamp })),
+      boleto: Type.Optional(
+        Type.Object({ digitableLine: Type.String(), barcode: Type.String(), dueDate: Type.String({ format: 'date' }) }),
+      ),
+      card: Type.Optional(
+        Type.Object({
+          brand: Type.String(),
+          last4: Type.String(),
+          refusalCode: Type.Optional(Type.String()),
+          refusalMessage: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+    split: Type.Object({ receivables: Type.Array(ReceivableSchema) }),
+    metadata: MetadataSchema,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Transaction' },
+);
+
+export const TransactionListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    startingAfter: Type.Optional(Type.String({ pattern: '^trx_', maxLength: 64 })),
+    status: Type.Optional(Type.Enum(TRANSACTION_STATUSES)),
+    paymentMethod: Type.Optional(Type.Enum(PAYMENT_METHODS)),
+    referenceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    createdFrom: Type.Optional(Type.String({ format: 'date-time' })),
+    createdTo: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+);

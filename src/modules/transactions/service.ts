@@ -1,0 +1,130 @@
+/**
+ * Transactions: reads, listing, and the moves out of PENDING.
+ *
+ * Invariants: a transaction changes state only while its row is locked
+ * (SELECT … FOR UPDATE), and the event of each change is written in the same
+ * database transaction (outbox), so no change is without its event and no
+ * event without its change. PAID and CANCELED are final.
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database, TransactionRow } from '../../db/types.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { ResponseRecorder } from '../../http/idempotency.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { isId } from '../../lib/ids.js';
+import { recordEvent, type EventType } from '../events/index.js';
+import * as repo from './repo.js';
+import { transactionView, type ReceivableView, type TransactionView } from './view.js';
+
+/** Lets the split module attach receivables without this module knowing how they are computed. */
+export interface ReceivablesPort {
+  /** Creates the receivables of a transaction that just became PAID. */
+  onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void>;
+  list(ex: Db, transactionId: string): Promise<ReceivableView[]>;
+}
+
+export const noReceivables: ReceivablesPort = { onPaid: async () => {}, list: async () => [] };
+
+export interface TransactionDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  receivables: ReceivablesPort;
+}
+
+export interface ListQuery {
+  limit?: number;
+  startingAfter?: string;
+  status?: string;
+  paymentMethod?: string;
+  referenceId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+export class TransactionService {
+  constructor(private readonly deps: TransactionDeps) {}
+
+  /** The API view of a row, with the seller's name and receivables, read through `ex`. */
+  async view(ex: Db, row: TransactionRow): Promise<TransactionView> {
+    const [name, receivables] = await Promise.all([repo.sellerName(ex, row.company_id), this.deps.receivables.list(ex, row.id)]);
+    return transactionView(row, name, receivables);
+  }
+
+  async get(companyId: string, id: string): Promise<TransactionView> {
+    if (!isId('trx', id)) throw notFound('Transaction');
+    const row = await repo.findTransaction(this.deps.db, companyId, id);
+    if (!row) throw notFound('Transaction');
+    return this.view(this.deps.db, row);
+  }
+
+  async list(companyId: string, q: ListQuery): Promise<{ data: TransactionView[]; hasMore: boolean }> {
+    const limit = q.limit ?? 20;
+    const rows = await repo.listTransactions(this.deps.db, companyId, {
+      limit,
+      startingAfter: q.startingAfter,
+      status: q.status,
+      paymentMethod: q.paymentMethod,
+      referenceId: q.referenceId,
+      createdFrom: q.createdFrom ? new Date(q.createdFrom) : undefined,
+      createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
+    });
+    const page = rows.slice(0, limit);
+    const data = await Promise.all(page.map((row) => this.view(this.deps.db, row)));
+    return { data, hasMore: rows.length > limit };
+  }
+
+  /** Moves a locked PENDING row to PAID or CANCELED and writes its event; returns the new view. */
+  async transition(trx: Transaction<Database>, row: TransactionRow, to: 'PAID' | 'CANCELED', at: Date): Promise<TransactionView> {
+    const updated = await repo.updateTransactionStatus(trx, row.id, to, at);
+    if (to === 'PAID') await this.deps.receivables.onPaid(trx, updated, at);
+    const view = await this.view(trx, updated);
+    const type: EventType = to === 'PAID' ? 'transaction.paid' : 'transaction.canceled';
+    await recordEvent(trx, this.deps.newId, at, type, view);
+    return view;
+  }
+
+  /**
+   * Sandbox pay (to PAID) and fail (to CANCELED). Paying a PAID transaction
+   * again answers it unchanged with no second event; anything else that is
+   * not PENDING is 409 TRANSACTION_NOT_PENDING. A PENDING row whose payment
+   * window has closed is canceled first (as the expiry worker would).
+   */
+  async settleInSandbox(companyId: string, id: string, to: 'PAID' | 'CANCELED', recorder?: ResponseRecorder): Promise<TransactionView> {
+    if (!isId('trx', id)) throw notFound('Transaction');
+    const now = this.deps.clock.now();
+    let closed = false;
+    const view = await this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findTransaction(trx, companyId, id, true);
+      if (!row) throw notFound('Transaction');
+      if (row.status === 'PENDING' && row.cancel_at && row.cancel_at.getTime() <= now.getTime()) {
+        closed = true;
+        return this.transition(trx, row, 'CANCELED', now);
+      }
+      let result: TransactionView;
+      if (row.status === 'PENDING') result = await this.transition(trx, row, to, now);
+      else if (row.status === 'PAID' && to === 'PAID') result = await this.view(trx, row);
+      else throw notPending(row.status);
+      await recorder?.save(trx, 200, result);
+      return result;
+    });
+    if (closed) throw notPending('CANCELED', 'its payment window closed');
+    return view;
+  }
+
+  /** Cancels up to `limit` unpaid transactions whose payment window closed; returns how many. */
+  async cancelOverdue(limit = 100): Promise<number> {
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const rows = await repo.claimOverdue(trx, now, limit);
+      for (const row of rows) await this.transition(trx, row, 'CANCELED', now);
+      return rows.length;
+    });
+  }
+}
+
+function notPending(status: string, why?: string): AppError {
+  return new AppError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
+}

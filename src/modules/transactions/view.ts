@@ -1,0 +1,35 @@
+/**
+ * The transaction as the API shows it (GET /v2/transactions/{id}), which is
+ * also the snapshot carried in webhook `data.transaction`. Keys are written in
+ * a fixed order so the same state always serialises to the same bytes.
+ */
+import type { Static } from 'typebox';
+import type { TransactionRow } from '../../db/types.js';
+import type { ReceivableSchema, TransactionSchema } from './schemas.js';
+
+export type TransactionView = Static<typeof TransactionSchema>;
+export type ReceivableView = Static<typeof ReceivableSchema>;
+
+export function transactionView(row: TransactionRow, sellerName: string, receivables: ReceivableView[] = []): TransactionView {
+  return {
+    id: row.id,
+    status: row.status as TransactionView['status'],
+    paymentMethod: row.payment_method as TransactionView['paymentMethod'],
+    installments: row.installments,
+    amountCents: row.amount_cents,
+    feeCents: row.fee_cents,
+    netAmountCents: row.net_amount_cents,
+    currency: 'BRL',
+    sellerId: row.company_id,
+    sellerName,
+    paymentIntentId: row.payment_intent_id,
+    referenceId: row.reference_id,
+    ...(row.description !== null ? { description: row.description } : {}),
+    buyer: row.buyer as TransactionView['buyer'],
+    paymentDetails: row.payment_details as TransactionView['paymentDetails'],
+    split: { receivables },
+    metadata: row.metadata ?? {},
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
