@@ -3,7 +3,7 @@
  * so tests drive it with `inject` and roles decide where it listens.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installAuth } from './http/auth.js';
@@ -30,7 +30,8 @@ export interface AppDeps {
   clock: Clock;
   newId: IdGenerator;
   acquirer: Acquirer;
-  logger?: FastifyServerOptions['logger'];
+  /** A pino logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger;
 }
 
 export interface Services {
@@ -56,7 +57,7 @@ export function buildServices(deps: AppDeps): Services {
 
 export async function buildApp(deps: AppDeps, services = buildServices(deps)): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     // Never log the Authorization header or bodies (keys, card data).
     genReqId: (req) => {

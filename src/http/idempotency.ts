@@ -67,6 +67,29 @@ export class IdempotencyScope implements ResponseRecorder {
   }
 }
 
+/**
+ * The recorder used when the worker finishes a request whose process died: it
+ * completes the key's STARTED row if the key is still held, so a later retry
+ * replays the outcome; a key already gone (expired) is not an error.
+ */
+export class RecoveryRecorder implements ResponseRecorder {
+  constructor(
+    readonly companyId: string,
+    readonly key: string,
+  ) {}
+
+  async save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void> {
+    const body = payload instanceof AppError ? JSON.stringify(payload.toBody()) : JSON.stringify(payload);
+    await trx
+      .updateTable('idempotency_keys')
+      .set({ state: 'DONE', response_status: status, response_body: body })
+      .where('company_id', '=', this.companyId)
+      .where('key', '=', this.key)
+      .where('state', '=', 'STARTED')
+      .execute();
+  }
+}
+
 function fingerprint(request: FastifyRequest): string {
   const text = `${request.method} ${request.routeOptions.url}\n${canonicalJson(request.params ?? {})}\n${canonicalJson(request.body ?? null)}`;
   return createHash('sha256').update(text).digest('hex');

@@ -45,15 +45,14 @@ export function easterSunday(year: number): string {
   return ymd(year, month, day);
 }
 
-const cache = new Map<number, readonly string[]>();
+const cache = new Map<number, { list: readonly string[]; set: ReadonlySet<string> }>();
 
-/** The national bank holidays of a year, sorted, as `YYYY-MM-DD` (weekend ones included). */
-export function nationalHolidays(year: number): string[] {
+function holidaysOf(year: number): { list: readonly string[]; set: ReadonlySet<string> } {
   if (!Number.isInteger(year) || year < 1583 || year > 9999) {
     throw new RangeError(`year out of range: ${year}`);
   }
-  let list = cache.get(year);
-  if (!list) {
+  let entry = cache.get(year);
+  if (!entry) {
     const easter = easterSunday(year);
     const days = [
       ymd(year, 1, 1), // Confraternização Universal
@@ -70,10 +69,17 @@ export function nationalHolidays(year: number): string[] {
       ymd(year, 12, 25), // Natal
     ];
     if (year >= CONSCIENCIA_NEGRA_FROM) days.push(ymd(year, 11, 20)); // Zumbi e Consciência Negra
-    list = Object.freeze([...new Set(days)].sort());
-    cache.set(year, list);
+    // A Set: Good Friday can fall on Tiradentes (2079), and a day is listed once.
+    const set = new Set(days);
+    entry = { list: Object.freeze([...set].sort()), set };
+    cache.set(year, entry);
   }
-  return [...list];
+  return entry;
+}
+
+/** The national bank holidays of a year, sorted, as `YYYY-MM-DD` (weekend ones included). */
+export function nationalHolidays(year: number): string[] {
+  return [...holidaysOf(year).list];
 }
 
 function assertDate(date: string): void {
@@ -85,7 +91,7 @@ export function isBusinessDay(date: string): boolean {
   assertDate(date);
   const weekday = new Date(`${date}T12:00:00Z`).getUTCDay(); // 0 Sunday … 6 Saturday
   if (weekday === 0 || weekday === 6) return false;
-  return !nationalHolidays(Number(date.slice(0, 4))).includes(date);
+  return !holidaysOf(Number(date.slice(0, 4))).set.has(date);
 }
 
 /** The date itself when it is a business day, else the first business day after it. */

@@ -1,0 +1,60 @@
+/**
+ * First start of a sandbox: with no company in the database, create a demo
+ * company, two approved recipient accounts and a sandbox API key, so the
+ * first curl works without the operator CLI. The demo key is kept in
+ * DATA_DIR/sandbox-key.txt (mode 0600, sandbox only) so every later start can
+ * print it again; the database itself stores only its hash.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Runtime } from './runtime.js';
+
+export const DEMO = {
+  company: { name: 'Loja Demo Ltda', document: '11222333000181' },
+  accounts: [
+    { name: 'Marketplace Parceiro Ltda', document: '11444777000161' },
+    { name: 'Ana Souza', document: '52998224725' },
+  ],
+};
+
+export interface DemoSetup {
+  companyId: string;
+  companyName: string;
+  key: string | undefined;
+  accounts: { name: string; document: string }[];
+  created: boolean;
+}
+
+export async function ensureDemo(runtime: Runtime): Promise<DemoSetup | undefined> {
+  if (runtime.config.env !== 'sandbox') return undefined;
+  const { db } = runtime.database;
+  const keyFile = path.join(runtime.config.dataDir, 'sandbox-key.txt');
+  const demo = await db.selectFrom('companies').select(['id', 'name']).where('document', '=', DEMO.company.document).executeTakeFirst();
+  if (demo) {
+    const key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined;
+    return { companyId: demo.id, companyName: demo.name, key, accounts: DEMO.accounts, created: false };
+  }
+  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
+  if (any) return undefined; // an operator set this deployment up; no demo
+  const { companies } = runtime.services;
+  const company = await companies.createCompany(DEMO.company.name, DEMO.company.document);
+  for (const account of DEMO.accounts) {
+    await companies.createAccount(account.document, account.name);
+    await companies.approveAccount(account.document);
+  }
+  const issued = await companies.issueKey(company.id);
+  fs.mkdirSync(runtime.config.dataDir, { recursive: true });
+  fs.writeFileSync(keyFile, `${issued.key}\n`, { mode: 0o600 });
+  return { companyId: company.id, companyName: company.name, key: issued.key, accounts: DEMO.accounts, created: true };
+}
+
+export function describeDemo(demo: DemoSetup, apiUrl: string): string {
+  return [
+    '',
+    `  Sandbox ready at ${apiUrl}  (API reference: ${apiUrl}/docs)`,
+    `  Demo company: ${demo.companyName} (${demo.companyId})`,
+    `  Approved recipient accounts: ${demo.accounts.map((a) => `${a.name} ${a.document}`).join(', ')}`,
+    demo.key ? `  Sandbox API key: ${demo.key}` : '  Sandbox API key: issue one with `npx svc key issue --company ' + demo.companyId + '`',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,168 @@
+/**
+ * `svc`: the roles and the operator commands.
+ *
+ *   svc serve | api | worker
+ *   svc company create --name N --document D
+ *   svc company set-fees ID [--pix-bp N] [--boleto-cents N] [--card-bp N] [--card-2-6-bp N] [--card-7-12-bp N]
+ *   svc key issue --company ID [--scopes a,b]     svc key revoke KEY_ID     svc key list --company ID
+ *   svc account create --document D --name N       svc account approve --document D
+ *
+ * Every operator command takes --json for machine-readable output.
+ */
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config.js';
+import type { FeePlan } from './db/types.js';
+import { OperatorError } from './modules/companies/index.js';
+import { startRole, type Role } from './roles.js';
+import { openRuntime, type Runtime } from './runtime.js';
+
+const USAGE = `usage: svc <command>
+  serve                      API + worker in one process (the embedded default)
+  api | worker               one role
+  company create --name N --document D
+  company set-fees ID [--pix-bp N] [--boleto-cents N] [--card-bp N] [--card-2-6-bp N] [--card-7-12-bp N]
+  key issue --company ID [--scopes payments:read,payments:write,webhooks:read,webhooks:write]
+  key revoke KEY_ID
+  key list --company ID
+  account create --document D --name N
+  account approve --document D
+options: --json (machine-readable output)`;
+
+const OPTIONS = {
+  json: { type: 'boolean' },
+  name: { type: 'string' },
+  document: { type: 'string' },
+  company: { type: 'string' },
+  scopes: { type: 'string' },
+  'pix-bp': { type: 'string' },
+  'boleto-cents': { type: 'string' },
+  'card-bp': { type: 'string' },
+  'card-2-6-bp': { type: 'string' },
+  'card-7-12-bp': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`missing ${flag}`);
+  return value;
+}
+
+function feeChanges(values: Record<string, unknown>): Partial<FeePlan> {
+  const map: [string, keyof FeePlan][] = [
+    ['pix-bp', 'pixBp'],
+    ['boleto-cents', 'boletoFlatCents'],
+    ['card-bp', 'card1Bp'],
+    ['card-2-6-bp', 'card2to6Bp'],
+    ['card-7-12-bp', 'card7to12Bp'],
+  ];
+  const out: Partial<FeePlan> = {};
+  for (const [flag, key] of map) {
+    const raw = values[flag];
+    if (raw === undefined) continue;
+    if (!/^\d+$/.test(String(raw))) throw new UsageError(`--${flag} must be a whole number`);
+    out[key] = Number(raw);
+  }
+  if (Object.keys(out).length === 0) throw new UsageError('give at least one rate to change');
+  return out;
+}
+
+async function operate(runtime: Runtime, words: string[], values: Record<string, unknown>): Promise<{ text: string; json: unknown }> {
+  const { companies } = runtime.services;
+  const [noun, verb, arg] = words;
+  switch (`${noun} ${verb}`) {
+    case 'company create': {
+      const c = await companies.createCompany(need(values.name as string, '--name'), need(values.document as string, '--document'));
+      return { json: c, text: `company ${c.id} created: ${c.name} (${c.document})` };
+    }
+    case 'company set-fees': {
+      const c = await companies.setFees(need(arg, 'company ID'), feeChanges(values));
+      return { json: c, text: `fees of ${c.id}: ${JSON.stringify(c.feePlan)}` };
+    }
+    case 'key issue': {
+      const scopes = (values.scopes as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
+      const k = await companies.issueKey(need(values.company as string, '--company'), scopes);
+      return { json: k, text: `key ${k.id} issued (${k.scopes?.join(',') ?? 'all scopes'}). Store it now; it is not shown again:\n${k.key}` };
+    }
+    case 'key revoke': {
+      const k = await companies.revokeKey(need(arg, 'KEY_ID'));
+      return { json: k, text: `key ${k.id} revoked at ${k.revokedAt}` };
+    }
+    case 'key list': {
+      const keys = await companies.listKeys(need(values.company as string, '--company'));
+      const lines = keys.map((k) => `${k.id}  …${k.hint}  ${k.environment}  ${k.scopes?.join(',') ?? 'all scopes'}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
+      return { json: keys, text: lines.join('\n') || 'no keys' };
+    }
+    case 'account create': {
+      const a = await companies.createAccount(need(values.document as string, '--document'), need(values.name as string, '--name'));
+      return { json: a, text: `account ${a.document} created (${a.status}); approve it with svc account approve --document ${a.document}` };
+    }
+    case 'account approve': {
+      const a = await companies.approveAccount(need(values.document as string, '--document'));
+      return { json: a, text: `account ${a.document} approved` };
+    }
+    default:
+      throw new UsageError(`unknown command: ${words.join(' ')}`);
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    process.stdout.write(`${USAGE}\n`);
+    return positionals.length === 0 && !values.help ? 2 : 0;
+  }
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`configuration error: ${err.message}\n`);
+      return 78;
+    }
+    throw err;
+  }
+  const role = positionals[0] as Role;
+  if (positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'worker')) {
+    const runtime = await openRuntime(config);
+    const running = await startRole(runtime, role);
+    const shutdown = async () => {
+      await running.stop();
+      process.exit(0);
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+    return -1; // keep running
+  }
+  let runtime: Runtime | undefined;
+  try {
+    runtime = await openRuntime(config, (await import('pino')).pino({ level: 'warn' }));
+    const out = await operate(runtime, positionals, values);
+    process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\n${USAGE}\n`);
+      return 2;
+    }
+    if (err instanceof OperatorError) {
+      process.stderr.write(values.json ? `${JSON.stringify({ error: err.message })}\n` : `error: ${err.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await runtime?.close();
+  }
+}
+
+const code = await main(process.argv.slice(2));
+if (code >= 0) process.exit(code);

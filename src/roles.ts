@@ -1,0 +1,41 @@
+/**
+ * Roles: `api` (the HTTP API), `worker` (the time-driven loop), and `serve`
+ * (both in one process, the embedded default; the vault joins it later).
+ * Each role shuts down cleanly on SIGINT / SIGTERM: stop accepting, finish
+ * what runs, close the database.
+ */
+import { buildApp } from './app.js';
+import { describeDemo, ensureDemo } from './bootstrap.js';
+import type { Runtime } from './runtime.js';
+import { startWorker } from './workers/worker.js';
+
+export type Role = 'serve' | 'api' | 'worker';
+
+export async function startRole(runtime: Runtime, role: Role): Promise<{ stop(): Promise<void>; apiUrl?: string }> {
+  const { config, log } = runtime;
+  const stops: (() => Promise<void>)[] = [];
+  let apiUrl: string | undefined;
+
+  if (role === 'serve' || role === 'api') {
+    const app = await buildApp({ ...runtime.deps, logger: log.child({ role: 'api' }) }, runtime.services);
+    const address = await app.listen({ port: config.port, host: config.host });
+    apiUrl = `http://localhost:${new URL(address).port}`;
+    log.info({ address, env: config.env, database: runtime.database.engine }, 'API listening');
+    stops.push(() => app.close());
+  }
+  if (role === 'serve' || role === 'worker') {
+    const worker = startWorker({ db: runtime.database.db, clock: runtime.deps.clock, services: runtime.services, log: log.child({ role: 'worker' }) });
+    stops.push(() => worker.stop());
+  }
+  if (role === 'serve') {
+    const demo = await ensureDemo(runtime);
+    if (demo && apiUrl) process.stdout.write(`${describeDemo(demo, apiUrl)}\n`);
+  }
+  return {
+    apiUrl,
+    async stop() {
+      for (const stop of stops) await stop();
+      await runtime.close();
+    },
+  };
+}

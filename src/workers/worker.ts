@@ -1,0 +1,84 @@
+/**
+ * The worker loop: the time-driven moves of the service.
+ *  - persist EXPIRED on intents past their 5 minutes (reads already show it);
+ *  - cancel unpaid Pix / boleto transactions whose payment window closed (event transaction.canceled);
+ *  - finish confirmations whose process died between phases (from the acquirer's record);
+ *  - purge idempotency keys older than 24 hours.
+ * Every step claims rows with FOR UPDATE SKIP LOCKED (or is a single
+ * idempotent statement), so any number of workers can run side by side.
+ * A failing step (database down) is logged and retried on the next tick.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Services } from '../app.js';
+import type { Db } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
+import { purgeIdempotencyKeys, RecoveryRecorder } from '../http/idempotency.js';
+import type { Clock } from '../lib/clock.js';
+
+export interface WorkerOptions {
+  db: Db;
+  clock: Clock;
+  services: Services;
+  log: FastifyBaseLogger;
+  intervalMs?: number;
+}
+
+export interface Step {
+  name: string;
+  everyTicks: number;
+  run(): Promise<number>;
+}
+
+export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>): Step[] {
+  return [
+    { name: 'expire-intents', everyTicks: 1, run: () => services.intents.expireUnconfirmed() },
+    { name: 'cancel-overdue-transactions', everyTicks: 1, run: () => services.transactions.cancelOverdue() },
+    {
+      name: 'recover-confirmations',
+      everyTicks: 5,
+      run: () =>
+        services.intents.recoverStuckConfirmations((row) => {
+          const key = row.create_key ?? row.confirm_key;
+          return key ? new RecoveryRecorder(row.company_id, key) : undefined;
+        }),
+    },
+    { name: 'purge-idempotency-keys', everyTicks: 60, run: () => purgeIdempotencyKeys(db, clock) },
+  ];
+}
+
+/** Runs every step once; used by the loop and by tests that move a manual clock. */
+export async function runSteps(steps: Step[], tick: number, log: FastifyBaseLogger): Promise<void> {
+  for (const step of steps) {
+    if (tick % step.everyTicks !== 0) continue;
+    try {
+      const count = await step.run();
+      if (count > 0) log.info({ step: step.name, count }, 'worker step');
+    } catch (err) {
+      if (isDatabaseUnavailable(err)) log.warn({ step: step.name }, 'database unreachable; retrying next tick');
+      else log.error({ err, step: step.name }, 'worker step failed');
+    }
+  }
+}
+
+export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
+  const steps = workerSteps(opts);
+  const interval = opts.intervalMs ?? 1_000;
+  let tick = 0;
+  let stopped = false;
+  let current: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  const loop = () => {
+    if (stopped) return;
+    current = runSteps(steps, tick++, opts.log).finally(() => {
+      if (!stopped) timer = setTimeout(loop, interval);
+    });
+  };
+  loop();
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}
