@@ -18,7 +18,8 @@ import type { IdGenerator } from './lib/ids.js';
 import type { Acquirer } from './modules/acquirer/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
-import { noReceivables, sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
+import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 
 export const API_VERSION = '2.0.1';
 const BODY_LIMIT = 1024 * 1024;
@@ -38,11 +39,13 @@ export interface Services {
   companies: CompanyService;
   transactions: TransactionService;
   intents: PaymentIntentService;
+  receivables: ReceivableService;
 }
 
 export function buildServices(deps: AppDeps): Services {
   const { db, clock, newId, acquirer, config } = deps;
-  const transactions = new TransactionService({ db, clock, newId, receivables: noReceivables });
+  const receivables = new ReceivableService(db, clock, newId);
+  const transactions = new TransactionService({ db, clock, newId, receivables });
   const intents = new PaymentIntentService({
     db,
     clock,
@@ -50,9 +53,9 @@ export function buildServices(deps: AppDeps): Services {
     acquirer,
     transactions,
     config,
-    checkSplitRules: async () => {},
+    checkSplitRules: receivables.checkSplitRules,
   });
-  return { companies: new CompanyService(db, clock, newId, config.env), transactions, intents };
+  return { companies: new CompanyService(db, clock, newId, config.env), transactions, intents, receivables };
 }
 
 export async function buildApp(deps: AppDeps, services = buildServices(deps)): Promise<FastifyInstance> {
@@ -90,6 +93,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   healthRoutes(app, deps.db);
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
+  receivableRoutes(app, services.receivables);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
   return app;
 }

@@ -97,6 +97,24 @@ export interface TransactionsTable {
   updated_at: Timestamp;
 }
 
+export interface ReceivablesTable {
+  id: string;
+  company_id: string;
+  transaction_id: string;
+  recipient_document: string;
+  role: 'SELLER' | 'CUSTOM_SPLIT_RECIPIENT';
+  installment: number;
+  /** Order of the line within its transaction: by installment, seller first, then rule order. */
+  position: number;
+  gross_amount_cents: number;
+  fee_cents: number;
+  amount_cents: number;
+  expected_on: string;
+  status: 'PENDING' | 'PAID';
+  paid_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
 /** The outbox and event log: one row per event, written with the state change that caused it. */
 export interface EventsTable {
   id: string;
@@ -136,6 +154,7 @@ export interface Database {
   accounts: AccountsTable;
   payment_intents: PaymentIntentsTable;
   transactions: TransactionsTable;
+  receivables: ReceivablesTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   acquirer_charges: AcquirerChargesTable;
@@ -147,4 +166,5 @@ export type PaymentIntentRow = Selectable<PaymentIntentsTable>;
 export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
+export type ReceivableRow = Selectable<ReceivablesTable>;
 export type EventRow = Selectable<EventsTable>;

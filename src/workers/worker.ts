@@ -2,6 +2,7 @@
  * The worker loop: the time-driven moves of the service.
  *  - persist EXPIRED on intents past their 5 minutes (reads already show it);
  *  - cancel unpaid Pix / boleto transactions whose payment window closed (event transaction.canceled);
+ *  - mark receivables PAID once their expected date has come;
  *  - finish confirmations whose process died between phases (from the acquirer's record);
  *  - purge idempotency keys older than 24 hours.
  * Every step claims rows with FOR UPDATE SKIP LOCKED (or is a single
@@ -42,6 +43,7 @@ export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>)
           return key ? new RecoveryRecorder(row.company_id, key) : undefined;
         }),
     },
+    { name: 'settle-receivables', everyTicks: 10, run: () => services.receivables.settleDue() },
     { name: 'purge-idempotency-keys', everyTicks: 60, run: () => purgeIdempotencyKeys(db, clock) },
   ];
 }

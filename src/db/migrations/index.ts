@@ -5,7 +5,9 @@
  */
 import type { Migration } from 'kysely';
 import * as m001 from './001-spine.js';
+import * as m002 from './002-receivables.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
+  '002-receivables': m002,
 };

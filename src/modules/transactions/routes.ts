@@ -50,4 +50,21 @@ export function sandboxTransactionRoutes(app: FastifyInstance, transactions: Tra
       },
     );
   }
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/v2/sandbox/transactions/:id/settle',
+    {
+      config: { scope: 'payments:write', idempotency: 'optional' },
+      schema: {
+        tags: ['Sandbox'],
+        summary: "Sandbox: pay all of a PAID transaction's receivables now",
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        response: { 200: TransactionSchema, ...errors(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const view = await transactions.settleReceivablesInSandbox(authOf(request).companyId, request.params.id, request.idempotency);
+      return respond(request, reply, 200, view);
+    },
+  );
 }

@@ -23,9 +23,9 @@ export interface ReceivablesPort {
   /** Creates the receivables of a transaction that just became PAID. */
   onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void>;
   list(ex: Db, transactionId: string): Promise<ReceivableView[]>;
+  /** Pays all of a transaction's receivables now (sandbox). */
+  settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number>;
 }
-
-export const noReceivables: ReceivablesPort = { onPaid: async () => {}, list: async () => [] };
 
 export interface TransactionDeps {
   db: Db;
@@ -112,6 +112,23 @@ export class TransactionService {
     });
     if (closed) throw notPending('CANCELED', 'its payment window closed');
     return view;
+  }
+
+  /** Sandbox settle: every receivable of a PAID transaction becomes PAID at once. */
+  async settleReceivablesInSandbox(companyId: string, id: string, recorder?: ResponseRecorder): Promise<TransactionView> {
+    if (!isId('trx', id)) throw notFound('Transaction');
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.findTransaction(trx, companyId, id, true);
+      if (!row) throw notFound('Transaction');
+      if (row.status !== 'PAID') {
+        throw new AppError('TRANSACTION_NOT_PENDING', `The transaction is ${row.status}; only a PAID transaction has receivables to settle`);
+      }
+      await this.deps.receivables.settleTransaction(trx, row.id, now);
+      const view = await this.view(trx, row);
+      await recorder?.save(trx, 200, view);
+      return view;
+    });
   }
 
   /** Cancels up to `limit` unpaid transactions whose payment window closed; returns how many. */

@@ -1,0 +1,2 @@
+export { ReceivableService, receivableView } from './service.js';
+export { receivableRoutes } from './routes.js';

@@ -1,0 +1,51 @@
+/** Receivable queries. The executor (pool or open transaction) is always the first parameter. */
+import type { Insertable, Kysely } from 'kysely';
+import type { Database, ReceivableRow, ReceivablesTable } from '../../db/types.js';
+
+type Ex = Kysely<Database>;
+
+export async function insertReceivables(ex: Ex, rows: Insertable<ReceivablesTable>[]): Promise<void> {
+  if (rows.length > 0) await ex.insertInto('receivables').values(rows).execute();
+}
+
+/** A transaction's lines in the order they were computed: by installment, seller first, then rule order. */
+export async function receivablesOf(ex: Ex, transactionId: string): Promise<ReceivableRow[]> {
+  return ex.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).orderBy('position').execute();
+}
+
+export interface ReceivableFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  recipientDocument?: string | undefined;
+  expectedOnFrom?: string | undefined;
+  expectedOnTo?: string | undefined;
+}
+
+/** Newest first by id (keyset paging); one extra row answers hasMore. */
+export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFilter): Promise<ReceivableRow[]> {
+  let query = ex.selectFrom('receivables').selectAll().where('company_id', '=', companyId);
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.status) query = query.where('status', '=', f.status as 'PENDING' | 'PAID');
+  if (f.recipientDocument) query = query.where('recipient_document', '=', f.recipientDocument);
+  if (f.expectedOnFrom) query = query.where('expected_on', '>=', f.expectedOnFrom);
+  if (f.expectedOnTo) query = query.where('expected_on', '<=', f.expectedOnTo);
+  return query.orderBy('id', 'desc').limit(f.limit + 1).execute();
+}
+
+/**
+ * Marks PENDING receivables PAID: those due on or before `today`, optionally of one transaction.
+ * One UPDATE … WHERE status = 'PENDING': a row is paid exactly once however many workers run it.
+ */
+export async function settleReceivables(ex: Ex, at: Date, scope: { dueOnOrBefore: string } | { transactionId: string }): Promise<number> {
+  let query = ex.updateTable('receivables').set({ status: 'PAID', paid_at: at }).where('status', '=', 'PENDING');
+  query = 'transactionId' in scope ? query.where('transaction_id', '=', scope.transactionId) : query.where('expected_on', '<=', scope.dueOnOrBefore);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+export async function approvedDocuments(ex: Ex, documents: string[]): Promise<Set<string>> {
+  if (documents.length === 0) return new Set();
+  const rows = await ex.selectFrom('accounts').select('document').where('document', 'in', documents).where('status', '=', 'APPROVED').execute();
+  return new Set(rows.map((r) => r.document));
+}

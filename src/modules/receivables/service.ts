@@ -1,0 +1,130 @@
+/**
+ * Receivables: what each account receives from a paid sale, per installment,
+ * and when. Lines are computed by the pure split core when a transaction
+ * becomes PAID (inside that same database transaction), so a PAID
+ * transaction always has its lines and a PENDING one never does. A worker
+ * marks lines PAID once their expected date has come (São Paulo calendar).
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { Database, ReceivableRow, TransactionRow } from '../../db/types.js';
+import { AppError } from '../../http/errors.js';
+import { validationFailure } from '../../http/validation.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import { saoPauloDate } from '../../lib/sao-paulo-date.js';
+import type { CreateIntentInput } from '../payment-intents/index.js';
+import { computeReceivables, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
+import type { ReceivablesPort, ReceivableView } from '../transactions/index.js';
+import * as repo from './repo.js';
+
+export interface ReceivableListQuery {
+  limit?: number;
+  startingAfter?: string;
+  status?: string;
+  recipientDocument?: string;
+  expectedOnFrom?: string;
+  expectedOnTo?: string;
+}
+
+export function receivableView(row: ReceivableRow): ReceivableView {
+  return {
+    recipientDocument: row.recipient_document,
+    role: row.role,
+    installment: row.installment,
+    grossAmountCents: row.gross_amount_cents,
+    feeCents: row.fee_cents,
+    amountCents: row.amount_cents,
+    expectedOn: row.expected_on,
+    status: row.status,
+    ...(row.paid_at ? { paidAt: row.paid_at.toISOString() } : {}),
+  };
+}
+
+export class ReceivableService implements ReceivablesPort {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly newId: IdGenerator,
+  ) {}
+
+  private async sellerDocument(ex: Db, companyId: string): Promise<string> {
+    const row = await ex.selectFrom('companies').select('document').where('id', '=', companyId).executeTakeFirstOrThrow();
+    return row.document;
+  }
+
+  /**
+   * Validates `splitRules` of a new intent: shape and sums (400 / 422
+   * SPLIT_INVALID, from the pure core), then that every recipient is an
+   * approved account (422 SPLIT_RECIPIENT_NOT_FOUND).
+   */
+  readonly checkSplitRules = async (companyId: string, input: CreateIntentInput): Promise<void> => {
+    const rules = input.splitRules as SplitRuleInput[] | undefined;
+    if (!rules || rules.length === 0) return;
+    const seller = await this.sellerDocument(this.db, companyId);
+    const result = validateSplitRules(rules, input.amountCents, seller);
+    if (!result.ok) {
+      const details = result.problems.map((p) => ({ field: p.field, message: p.message }));
+      if (result.kind === 'VALIDATION_ERROR') throw validationFailure(details);
+      throw new AppError('SPLIT_INVALID', `Invalid split: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+    }
+    const approved = await repo.approvedDocuments(this.db, [...new Set(rules.map((r) => r.recipientDocument))]);
+    const missing = unapprovedRecipientProblems(rules, (doc) => approved.has(doc));
+    if (missing.length > 0) {
+      throw new AppError('SPLIT_RECIPIENT_NOT_FOUND', 'A split recipient is not an approved account', missing);
+    }
+  };
+
+  async onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void> {
+    const lines = computeReceivables({
+      amountCents: row.amount_cents,
+      feeCents: row.fee_cents,
+      installments: row.installments,
+      paymentMethod: row.payment_method as 'PIX' | 'BOLETO' | 'CREDIT_CARD',
+      sellerDocument: await this.sellerDocument(trx, row.company_id),
+      rules: (row.split_rules ?? []) as SplitRuleInput[],
+      paidOn: saoPauloDate(at),
+    });
+    await repo.insertReceivables(
+      trx,
+      lines.map((line, position) => ({
+        id: this.newId('rcv'),
+        company_id: row.company_id,
+        transaction_id: row.id,
+        recipient_document: line.recipientDocument,
+        role: line.role,
+        installment: line.installment,
+        position,
+        gross_amount_cents: line.grossAmountCents,
+        fee_cents: line.feeCents,
+        amount_cents: line.amountCents,
+        expected_on: line.expectedOn,
+        status: 'PENDING' as const,
+        paid_at: null,
+        created_at: at,
+      })),
+    );
+  }
+
+  async list(ex: Db, transactionId: string): Promise<ReceivableView[]> {
+    return (await repo.receivablesOf(ex, transactionId)).map(receivableView);
+  }
+
+  async listForCompany(companyId: string, q: ReceivableListQuery) {
+    const limit = q.limit ?? 20;
+    const rows = await repo.listReceivables(this.db, companyId, { ...q, limit });
+    const data = rows.slice(0, limit).map((row) => ({ id: row.id, transactionId: row.transaction_id, ...receivableView(row) }));
+    return { data, hasMore: rows.length > limit };
+  }
+
+  /** Worker: pays every receivable whose expected date has come (São Paulo calendar). */
+  async settleDue(): Promise<number> {
+    const now = this.clock.now();
+    return repo.settleReceivables(this.db, now, { dueOnOrBefore: saoPauloDate(now) });
+  }
+
+  /** Sandbox: pays all of one transaction's receivables at once (inside the caller's transaction). */
+  async settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number> {
+    return repo.settleReceivables(trx, at, { transactionId });
+  }
+}
