@@ -26,21 +26,19 @@ import {
 
 const SELLER = '11222333000181';
 
-function checkDigit(digits: string, weights: number[]): string {
-  const sum = weights.reduce((s, w, i) => s + Number(digits[i]) * w, 0);
-  return String(sum % 11 < 2 ? 0 : 11 - (sum % 11));
+/** Appends the two mod-11 check digits to a CPF (9-digit) or CNPJ (12-digit) base. */
+function withCheckDigits(base: string): string {
+  let doc = base;
+  for (let k = 0; k < 2; k++) {
+    const n = doc.length; // CPF weights n+1 … 2; CNPJ weights 2 … 9 repeating from the right
+    const sum = [...doc].reduce((s, d, i) => s + Number(d) * (base.length === 9 ? n + 1 - i : 2 + ((n - 1 - i) % 8)), 0);
+    doc += String(sum % 11 < 2 ? 0 : 11 - (sum % 11));
+  }
+  return doc;
 }
-const cpf = (base: string) => {
-  const d = base + checkDigit(base, [10, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return d + checkDigit(d, [11, 10, 9, 8, 7, 6, 5, 4, 3, 2]);
-};
-const cnpj = (base: string) => {
-  const d = base + checkDigit(base, [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-  return d + checkDigit(d, [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]);
-};
 const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(''));
 const validDoc = fc
-  .oneof(digits(9).map(cpf), digits(12).map(cnpj))
+  .oneof(digits(9).map(withCheckDigits), digits(12).map(withCheckDigits))
   .filter((doc) => isValidTaxId(doc) && doc !== SELLER);
 
 const methodArb = fc.constantFrom<SplitPaymentMethod>('PIX', 'BOLETO', 'CREDIT_CARD');
@@ -59,31 +57,36 @@ interface Sale {
   paidOn: string;
 }
 
+interface Draft {
+  recipientDocument: string;
+  type: 'PERCENTAGE' | 'FIXED';
+  u: number;
+}
+
 /**
  * Rules that fit: each draft takes a fraction `u` of what is still free, in
  * basis points (percentage) or centavos (fixed), so Σ percentages ≤ 100 and
  * Σ slices ≤ amount; a draft finding nothing free is dropped.
  */
-function fittingRules(amountCents: number, docs: string[], drafts: { type: 'PERCENTAGE' | 'FIXED'; u: number }[]): SplitRuleInput[] {
+function fittingRules(amountCents: number, drafts: Draft[]): SplitRuleInput[] {
   let bpLeft = 10_000;
   let centsLeft = amountCents;
   const rules: SplitRuleInput[] = [];
-  drafts.slice(0, docs.length).forEach(({ type, u }, i) => {
-    const recipientDocument = docs[i]!;
+  for (const { recipientDocument, type, u } of drafts) {
     if (type === 'PERCENTAGE') {
       const maxBp = Math.min(bpLeft, Math.floor((centsLeft * 10_000) / amountCents));
-      if (maxBp < 1) return;
+      if (maxBp < 1) continue;
       const bp = Math.max(1, Math.floor((u * maxBp) / 10_000));
       rules.push({ recipientDocument, type, percentage: bp / 100 });
       bpLeft -= bp;
       centsLeft -= percentOfFloor(amountCents, bp);
     } else {
-      if (centsLeft < 1) return;
+      if (centsLeft < 1) continue;
       const cents = Math.max(1, Math.floor((u * centsLeft) / 10_000));
       rules.push({ recipientDocument, type, amountCents: cents });
       centsLeft -= cents;
     }
-  });
+  }
   return rules;
 }
 
@@ -93,20 +96,20 @@ const saleArb: fc.Arbitrary<Sale> = fc
     paymentMethod: methodArb,
     cardInstallments: fc.integer({ min: 1, max: 12 }),
     plan: planArb,
-    docs: fc.uniqueArray(validDoc, { maxLength: 20 }),
-    drafts: fc.array(fc.record({ type: fc.constantFrom<'PERCENTAGE' | 'FIXED'>('PERCENTAGE', 'FIXED'), u: fc.integer({ min: 0, max: 10_000 }) }), { maxLength: 20 }),
+    drafts: fc.uniqueArray(
+      fc.record({
+        recipientDocument: validDoc,
+        type: fc.constantFrom<'PERCENTAGE' | 'FIXED'>('PERCENTAGE', 'FIXED'),
+        u: fc.integer({ min: 0, max: 10_000 }),
+      }),
+      { selector: (d) => d.recipientDocument, maxLength: 20, size: 'max' },
+    ),
     paidOffset: fc.integer({ min: 0, max: 365 * 7 }),
   })
-  .map(({ amountCents, paymentMethod, cardInstallments, plan, docs, drafts, paidOffset }) => {
+  .map(({ amountCents, paymentMethod, cardInstallments, plan, drafts, paidOffset }) => {
     const installments = paymentMethod === 'CREDIT_CARD' ? cardInstallments : 1;
-    return {
-      amountCents,
-      paymentMethod,
-      installments,
-      feeCents: saleFeeCents(plan, paymentMethod, installments, amountCents),
-      rules: fittingRules(amountCents, docs, drafts),
-      paidOn: addDays('2024-01-01', paidOffset),
-    };
+    const feeCents = saleFeeCents(plan, paymentMethod, installments, amountCents);
+    return { amountCents, paymentMethod, installments, feeCents, rules: fittingRules(amountCents, drafts), paidOn: addDays('2024-01-01', paidOffset) };
   });
 
 /** The contract's invariants, checked without reusing the code under test's arithmetic. */
@@ -144,16 +147,12 @@ function assertReceivables(sale: Sale, slices: Slice[], lines: ReceivableLine[])
   });
 }
 
-function receivablesOf(sale: Sale): ReceivableLine[] {
-  return computeReceivables({ ...sale, sellerDocument: SELLER });
-}
-
 test('valid sales: receivables add up, never go negative, and fall on business days', () => {
   fc.assert(
     fc.property(saleArb, (sale) => {
       const validation = validateSplitRules(sale.rules, sale.amountCents, SELLER);
       assert.ok(validation.ok, `fitting rules refused: ${JSON.stringify(validation)}`);
-      assertReceivables(sale, validation.slices, receivablesOf(sale));
+      assertReceivables(sale, validation.slices, computeReceivables({ ...sale, sellerDocument: SELLER }));
     }),
     { numRuns: 10_000 },
   );
@@ -198,15 +197,29 @@ const anyRule: fc.Arbitrary<SplitRuleInput> = fc.record(
   },
   { requiredKeys: ['recipientDocument', 'type'] },
 );
-/** Arbitrary rules, or a fitting sale's rules with one rule replaced: near misses are where bugs hide. */
-const anySaleArb: fc.Arbitrary<Sale> = fc.oneof(
-  fc.tuple(saleArb, fc.array(anyRule, { maxLength: 22 })).map(([sale, rules]) => ({ ...sale, rules })),
-  fc.tuple(saleArb, anyRule, fc.nat(), fc.boolean()).map(([sale, rule, at, duplicate]) => {
+/** A rule carrying only its own type's value: refused only for its value, its recipient or the sums. */
+const coherentRule: fc.Arbitrary<SplitRuleInput> = fc.oneof(
+  fc.record({ recipientDocument: validDoc, type: fc.constant('PERCENTAGE' as const), percentage: percentageArb }),
+  fc.record({ recipientDocument: validDoc, type: fc.constant('FIXED' as const), amountCents: centsArb }),
+);
+/** A fitting sale with one rule replaced by another, or (one time in four) a rule repeating a recipient. */
+const nearMissArb: fc.Arbitrary<Sale> = fc
+  .tuple(
+    saleArb,
+    fc.oneof({ weight: 1, arbitrary: anyRule }, { weight: 3, arbitrary: coherentRule }),
+    fc.nat(),
+    fc.nat({ max: 3 }).map((n) => n === 0),
+  )
+  .map(([sale, rule, at, duplicate]) => {
     const rules = [...sale.rules];
     if (rules.length > 0 && duplicate) rules.push({ ...rule, recipientDocument: rules[at % rules.length]!.recipientDocument });
     else rules.splice(rules.length > 0 ? at % rules.length : 0, 1, rule);
     return { ...sale, rules };
-  }),
+  });
+/** Arbitrary rule sets, and more often near misses: that is where bugs hide. */
+const anySaleArb: fc.Arbitrary<Sale> = fc.oneof(
+  { weight: 1, arbitrary: fc.tuple(saleArb, fc.array(anyRule, { maxLength: 22, size: 'max' })).map(([sale, rules]) => ({ ...sale, rules })) },
+  { weight: 2, arbitrary: nearMissArb },
 );
 
 test('any rules: accepted ones give sound receivables, refused ones name their fields', () => {
@@ -218,7 +231,7 @@ test('any rules: accepted ones give sound receivables, refused ones name their f
       assert.equal(validation.ok, acceptable(rules, amountCents), 'accepted exactly when the contract allows');
       if (validation.ok) {
         accepted++;
-        assertReceivables(sale, validation.slices, receivablesOf(sale));
+        assertReceivables(sale, validation.slices, computeReceivables({ ...sale, sellerDocument: SELLER }));
         return;
       }
       assert.ok(validation.problems.length > 0);
@@ -233,13 +246,13 @@ test('any rules: accepted ones give sound receivables, refused ones name their f
     }),
     { numRuns: 10_000 },
   );
-  assert.ok(accepted > 1_000, `too few accepted rule sets to mean anything: ${accepted}`);
+  assert.ok(accepted > 500, `too few accepted rule sets to mean anything: ${accepted}`);
 });
 
 test('basis points are exact: defined exactly for numbers with at most 2 decimals', () => {
   fc.assert(
     fc.property(
-      fc.oneof(fc.integer({ min: -1e9, max: 1e9 }).map((bp) => bp / 100), fc.double({ min: -1e15, max: 1e15, noNaN: true })),
+      fc.oneof(fc.integer({ min: -1e9, max: 1e9 }).map((bp) => bp / 100), fc.double({ min: -1e13, max: 1e13, noNaN: true })),
       (p) => {
         const bp = percentageToBasisPoints(p);
         assert.equal(bp !== undefined, Number(p.toFixed(2)) === p, String(p));
@@ -269,10 +282,13 @@ test('fee allocation: parts add up, fit their slices, and follow the largest rem
         const floor = G === 0n ? 0n : (BigInt(fee) * BigInt(g)) / G;
         assert.ok(BigInt(parts[i]!) === floor || BigInt(parts[i]!) === floor + 1n);
       });
-      // Nobody who got the extra centavo has a smaller remainder than somebody who did not.
+      // Who got an extra centavo has a larger remainder than who did not, or an equal one and
+      // precedence (the seller, slice 0 here, then the earlier slice).
       const extra = grosses.map((g, i) => G !== 0n && BigInt(parts[i]!) * G > BigInt(fee) * BigInt(g));
       for (let i = 0; i < grosses.length; i++) {
-        for (let j = 0; j < grosses.length; j++) if (extra[i] && !extra[j]) assert.ok(rem[i]! >= rem[j]!);
+        for (let j = 0; j < grosses.length; j++) {
+          if (extra[i] && !extra[j]) assert.ok(rem[i]! > rem[j]! || (rem[i] === rem[j] && i < j), `slice ${i} over ${j}`);
+        }
       }
     }),
     { numRuns: 2_000 },
