@@ -13,13 +13,16 @@ import { installIdempotency, releaseIdempotency } from './http/idempotency.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
+import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Acquirer } from './modules/acquirer/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
+import { EventService } from './modules/events/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+import { DeliveryWorker, httpSender, systemResolver, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
 export const API_VERSION = '2.0.1';
 const BODY_LIMIT = 1024 * 1024;
@@ -31,6 +34,12 @@ export interface AppDeps {
   clock: Clock;
   newId: IdGenerator;
   acquirer: Acquirer;
+  /** Seals secrets at rest: webhook secrets and stored idempotent responses. */
+  sealer: Sealer;
+  /** DNS for the webhook URL guard (tests inject one; the machine may have no DNS). */
+  resolve?: Resolver;
+  /** Sends webhook deliveries (tests may inject one). */
+  sender?: Sender;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
 }
@@ -40,10 +49,13 @@ export interface Services {
   transactions: TransactionService;
   intents: PaymentIntentService;
   receivables: ReceivableService;
+  webhooks: WebhookService;
+  events: EventService;
+  deliveries: DeliveryWorker;
 }
 
 export function buildServices(deps: AppDeps): Services {
-  const { db, clock, newId, acquirer, config } = deps;
+  const { db, clock, newId, acquirer, config, sealer } = deps;
   const receivables = new ReceivableService(db, clock, newId);
   const transactions = new TransactionService({ db, clock, newId, receivables });
   const intents = new PaymentIntentService({
@@ -54,8 +66,18 @@ export function buildServices(deps: AppDeps): Services {
     transactions,
     config,
     checkSplitRules: receivables.checkSplitRules,
+    sealer,
   });
-  return { companies: new CompanyService(db, clock, newId, config.env), transactions, intents, receivables };
+  const allowLoopback = config.webhookAllowLoopback;
+  return {
+    companies: new CompanyService(db, clock, newId, config.env),
+    transactions,
+    intents,
+    receivables,
+    webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
+    events: new EventService(db, clock, newId),
+    deliveries: new DeliveryWorker({ db, clock, newId, sealer, env: config.env, sender: deps.sender ?? httpSender({ allowLoopback }) }),
+  };
 }
 
 export async function buildApp(deps: AppDeps, services = buildServices(deps)): Promise<FastifyInstance> {
@@ -88,12 +110,13 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   await installOpenApi(app, API_VERSION);
   installAuth(app, deps.config.env, services.companies.keyLookup);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
-  installIdempotency(app, deps.db, deps.clock);
+  installIdempotency(app, deps.db, deps.clock, deps.sealer);
 
   healthRoutes(app, deps.db);
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
   receivableRoutes(app, services.receivables);
+  webhookRoutes(app, services.webhooks, services.events);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
   return app;
 }

@@ -22,6 +22,8 @@ export interface Config {
   logLevel: LogLevel;
   rateLimitPerSecond: number;
   webhookAllowLoopback: boolean;
+  /** 32-byte key (base64) sealing webhook secrets at rest; unset in the sandbox: generated into DATA_DIR. */
+  webhookSecretsKey: Buffer | undefined;
   /** Host and path (no scheme) under which Pix locations are published in the BR Code, field 26-25. */
   pixLocationBase: string;
   /** Name printed in Pix codes when a company name has no usable letters. */
@@ -73,6 +75,14 @@ function url(env: Record<string, string | undefined>, name: string, protocols: s
   return raw;
 }
 
+function base64Key(env: Record<string, string | undefined>, name: string): Buffer | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const key = Buffer.from(raw, 'base64');
+  if (key.length !== 32 || !/^[A-Za-z0-9+/]+=*$/.test(raw)) throw new ConfigError(name, 'must be 32 bytes in base64 (e.g. openssl rand -base64 32)');
+  return key;
+}
+
 function bool(env: Record<string, string | undefined>, name: string): boolean {
   return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
@@ -89,6 +99,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!/^[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*$/.test(pixLocationBase) || pixLocationBase.length > 40) {
     throw new ConfigError('PIX_LOCATION_BASE', 'must be a host and path without scheme, at most 40 characters');
   }
+  const webhookSecretsKey = base64Key(env, 'WEBHOOK_SECRETS_KEY');
+  if (!webhookSecretsKey && svcEnv === 'production') {
+    throw new ConfigError('WEBHOOK_SECRETS_KEY', 'is required in production (32 random bytes, base64)');
+  }
   return {
     env: svcEnv,
     host: env.HOST || '0.0.0.0',
@@ -101,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
     webhookAllowLoopback,
+    webhookSecretsKey,
     pixLocationBase,
     pixMerchantCity: 'SAO PAULO',
   };

@@ -24,7 +24,12 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
     stops.push(() => app.close());
   }
   if (role === 'serve' || role === 'worker') {
-    const worker = startWorker({ db: runtime.database.db, clock: runtime.deps.clock, services: runtime.services, log: log.child({ role: 'worker' }) });
+    const worker = startWorker({
+      db: runtime.database.db,
+      clock: runtime.deps.clock,
+      services: runtime.services,
+      log: log.child({ role: 'worker' }),
+    });
     stops.push(() => worker.stop());
   }
   if (role === 'serve') {

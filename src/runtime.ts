@@ -4,6 +4,7 @@
  * operator command opens one. With the embedded PGlite, a lock file in
  * DATA_DIR keeps a second process from opening the same data folder.
  */
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pino, type Logger } from 'pino';
@@ -11,6 +12,7 @@ import { buildServices, type AppDeps, type Services } from './app.js';
 import type { Config } from './config.js';
 import { migrate, openDatabase, type DatabaseHandle } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
+import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { SimulatedAcquirer } from './modules/acquirer/index.js';
@@ -50,6 +52,19 @@ function lockEmbeddedDatabase(dataDir: string): () => void {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
+/** The key sealing secrets at rest: from WEBHOOK_SECRETS_KEY, or (sandbox) generated once into DATA_DIR. */
+export function loadSealer(config: Config): Sealer {
+  if (config.webhookSecretsKey) return aesGcmSealer(config.webhookSecretsKey);
+  const file = path.join(config.dataDir, 'secrets.key');
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return aesGcmSealer(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
+}
+
 async function migrateWhenReachable(database: DatabaseHandle, log: Logger): Promise<void> {
   for (;;) {
     try {
@@ -72,7 +87,14 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
   });
   await migrateWhenReachable(database, log);
   const clock = systemClock;
-  const deps: AppDeps = { config, db: database.db, clock, newId, acquirer: new SimulatedAcquirer(database.db, clock) };
+  const deps: AppDeps = {
+    config,
+    db: database.db,
+    clock,
+    newId,
+    acquirer: new SimulatedAcquirer(database.db, clock),
+    sealer: loadSealer(config),
+  };
   return {
     config,
     log,

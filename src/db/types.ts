@@ -126,6 +126,48 @@ export interface EventsTable {
   created_at: Timestamp;
 }
 
+export interface WebhooksTable {
+  id: string;
+  company_id: string;
+  url: string;
+  events: Json<string[]>;
+  description: string | null;
+  /** The signing secret, sealed with AES-256-GCM (lib/aes-gcm.ts). */
+  secret_sealed: string;
+  active: boolean;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+/** One row per (event, registration): the unit that is retried. */
+export interface WebhookDeliveriesTable {
+  id: string;
+  company_id: string;
+  webhook_id: string;
+  event_id: string;
+  state: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+  attempts: number;
+  next_attempt_at: Timestamp;
+  /** Lease of the worker sending it; a crashed worker's lease runs out and another takes the delivery. */
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  company_id: string;
+  delivery_id: string;
+  webhook_id: string;
+  event_id: string;
+  attempt: number;
+  attempted_at: Timestamp;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+  succeeded: boolean;
+}
+
 export interface IdempotencyKeysTable {
   company_id: string;
   key: string;
@@ -157,6 +199,9 @@ export interface Database {
   receivables: ReceivablesTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   acquirer_charges: AcquirerChargesTable;
 }
 
@@ -167,4 +212,6 @@ export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 export type ReceivableRow = Selectable<ReceivablesTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type EventRow = Selectable<EventsTable>;

@@ -10,6 +10,9 @@
  * or body, 422 IDEMPOTENCY_KEY_REUSED. A request that fails before acting
  * deletes its row, so a corrected retry with the same key works.
  *
+ * Stored bodies are sealed (AES-256-GCM): they may hold a webhook secret,
+ * shown only in its registration response, and buyers' personal data.
+ *
  * A STARTED row carries a lease. If its process died, the lease runs out and a
  * retry takes the row over; operations with several phases (confirm) resume
  * the work recorded under the key instead of starting it again.
@@ -19,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/types.js';
+import type { Sealer } from '../lib/aes-gcm.js';
 import type { Clock } from '../lib/clock.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { AppError, validationError } from './errors.js';
@@ -36,6 +40,11 @@ declare module 'fastify' {
   }
 }
 
+/** The exact bytes of a response body: an error's spec body, or the JSON of a view. */
+function serialise(payload: unknown): string {
+  return payload instanceof AppError ? JSON.stringify(payload.toBody()) : JSON.stringify(payload);
+}
+
 /** Where a service records the response of an idempotent request, inside its own transaction. */
 export interface ResponseRecorder {
   readonly key: string;
@@ -49,13 +58,14 @@ export class IdempotencyScope implements ResponseRecorder {
   constructor(
     readonly companyId: string,
     readonly key: string,
+    private readonly sealer: Sealer,
   ) {}
 
   async save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void> {
-    const body = payload instanceof AppError ? JSON.stringify(payload.toBody()) : JSON.stringify(payload);
+    const body = serialise(payload);
     const updated = await trx
       .updateTable('idempotency_keys')
-      .set({ state: 'DONE', response_status: status, response_body: body })
+      .set({ state: 'DONE', response_status: status, response_body: this.sealer.seal(body) })
       .where('company_id', '=', this.companyId)
       .where('key', '=', this.key)
       .returning('key')
@@ -76,13 +86,13 @@ export class RecoveryRecorder implements ResponseRecorder {
   constructor(
     readonly companyId: string,
     readonly key: string,
+    private readonly sealer: Sealer,
   ) {}
 
   async save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void> {
-    const body = payload instanceof AppError ? JSON.stringify(payload.toBody()) : JSON.stringify(payload);
     await trx
       .updateTable('idempotency_keys')
-      .set({ state: 'DONE', response_status: status, response_body: body })
+      .set({ state: 'DONE', response_status: status, response_body: this.sealer.seal(serialise(payload)) })
       .where('company_id', '=', this.companyId)
       .where('key', '=', this.key)
       .where('state', '=', 'STARTED')
@@ -97,7 +107,7 @@ function fingerprint(request: FastifyRequest): string {
 
 type Begin = { kind: 'new' } | { kind: 'replay'; status: number; body: string };
 
-async function begin(db: Db, clock: Clock, companyId: string, key: string, print: string): Promise<Begin> {
+async function begin(db: Db, clock: Clock, sealer: Sealer, companyId: string, key: string, print: string): Promise<Begin> {
   const now = clock.now();
   const lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -125,7 +135,7 @@ async function begin(db: Db, clock: Clock, companyId: string, key: string, print
         { field: 'Idempotency-Key', message: 'was used with another route or body' },
       ]);
     }
-    if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
+    if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: sealer.open(row.response_body!) };
     if (row.locked_until.getTime() > now.getTime()) {
       throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry shortly');
     }
@@ -144,7 +154,7 @@ async function begin(db: Db, clock: Clock, companyId: string, key: string, print
   throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry shortly');
 }
 
-export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): void {
+export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock, sealer: Sealer): void {
   app.decorateRequest('idempotency', undefined);
   app.addHook('preHandler', async (request, reply) => {
     const mode = request.routeOptions.config?.idempotency;
@@ -157,7 +167,7 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
     const key = Array.isArray(raw) ? raw[0]! : raw;
     if (key.length < 1 || key.length > 255) throw validationError('Idempotency-Key', 'must be 1 to 255 characters');
     const companyId = request.auth.companyId;
-    const started = await begin(db, clock, companyId, key, fingerprint(request));
+    const started = await begin(db, clock, sealer, companyId, key, fingerprint(request));
     if (started.kind === 'replay') {
       return reply
         .code(started.status)
@@ -165,7 +175,7 @@ export function installIdempotency(app: FastifyInstance, db: Db, clock: Clock): 
         .type('application/json; charset=utf-8')
         .send(started.body);
     }
-    request.idempotency = new IdempotencyScope(companyId, key);
+    request.idempotency = new IdempotencyScope(companyId, key, sealer);
   });
 }
 

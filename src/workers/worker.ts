@@ -1,5 +1,6 @@
 /**
- * The worker loop: the time-driven moves of the service.
+ * The worker: webhook deliveries (their own fast loop, below) and the
+ * time-driven moves of the service (the maintenance loop):
  *  - persist EXPIRED on intents past their 5 minutes (reads already show it);
  *  - cancel unpaid Pix / boleto transactions whose payment window closed (event transaction.canceled);
  *  - mark receivables PAID once their expected date has come;
@@ -13,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../app.js';
 import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { purgeIdempotencyKeys, RecoveryRecorder } from '../http/idempotency.js';
+import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import type { Clock } from '../lib/clock.js';
 
 export interface WorkerOptions {
@@ -22,6 +23,8 @@ export interface WorkerOptions {
   services: Services;
   log: FastifyBaseLogger;
   intervalMs?: number;
+  /** Pause of the delivery loop when nothing was due. */
+  deliveryIdleMs?: number;
 }
 
 export interface Step {
@@ -34,15 +37,7 @@ export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>)
   return [
     { name: 'expire-intents', everyTicks: 1, run: () => services.intents.expireUnconfirmed() },
     { name: 'cancel-overdue-transactions', everyTicks: 1, run: () => services.transactions.cancelOverdue() },
-    {
-      name: 'recover-confirmations',
-      everyTicks: 5,
-      run: () =>
-        services.intents.recoverStuckConfirmations((row) => {
-          const key = row.create_key ?? row.confirm_key;
-          return key ? new RecoveryRecorder(row.company_id, key) : undefined;
-        }),
-    },
+    { name: 'recover-confirmations', everyTicks: 5, run: () => services.intents.recoverStuckConfirmations() },
     { name: 'settle-receivables', everyTicks: 10, run: () => services.receivables.settleDue() },
     { name: 'purge-idempotency-keys', everyTicks: 60, run: () => purgeIdempotencyKeys(db, clock) },
   ];
@@ -62,17 +57,19 @@ export async function runSteps(steps: Step[], tick: number, log: FastifyBaseLogg
   }
 }
 
-export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
-  const steps = workerSteps(opts);
-  const interval = opts.intervalMs ?? 1_000;
-  let tick = 0;
+/**
+ * Runs `round` again and again until stopped, waiting `pauseAfter(result)` ms
+ * between rounds; a round never overlaps the previous one, and stop() waits
+ * for the round under way.
+ */
+function repeat<T>(round: () => Promise<T>, pauseAfter: (result: T) => number): { stop(): Promise<void> } {
   let stopped = false;
-  let current: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
   const loop = () => {
     if (stopped) return;
-    current = runSteps(steps, tick++, opts.log).finally(() => {
-      if (!stopped) timer = setTimeout(loop, interval);
+    current = round().then((result) => {
+      if (!stopped) timer = setTimeout(loop, pauseAfter(result));
     });
   };
   loop();
@@ -81,6 +78,29 @@ export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
       stopped = true;
       if (timer) clearTimeout(timer);
       await current;
+    },
+  };
+}
+
+const DELIVERY_BATCH = 32;
+
+export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
+  const steps = workerSteps(opts);
+  let tick = 0;
+  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), () => opts.intervalMs ?? 1_000);
+  // Deliveries poll faster, and go again at once while batches come back full.
+  const deliveries = repeat(
+    () =>
+      opts.services.deliveries.runOnce(DELIVERY_BATCH).catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) opts.log.warn('database unreachable; webhook deliveries wait');
+        else opts.log.error({ err }, 'webhook delivery round failed');
+        return 0;
+      }),
+    (sent) => (sent === DELIVERY_BATCH ? 0 : (opts.deliveryIdleMs ?? 100)),
+  );
+  return {
+    async stop() {
+      await Promise.all([maintenance.stop(), deliveries.stop()]);
     },
   };
 }

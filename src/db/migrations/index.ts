@@ -6,8 +6,10 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001-spine.js';
 import * as m002 from './002-receivables.js';
+import * as m003 from './003-webhooks.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
   '002-receivables': m002,
+  '003-webhooks': m003,
 };

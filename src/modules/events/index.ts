@@ -1,1 +1,2 @@
 export * from './outbox.js';
+export { EventService } from './service.js';

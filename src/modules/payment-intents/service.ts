@@ -10,7 +10,8 @@
 import type { Db } from '../../db/database.js';
 import type { PaymentIntentRow } from '../../db/types.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { IDEMPOTENCY_LEASE_MS, type ResponseRecorder } from '../../http/idempotency.js';
+import { IDEMPOTENCY_LEASE_MS, RecoveryRecorder, type ResponseRecorder } from '../../http/idempotency.js';
+import type { Sealer } from '../../lib/aes-gcm.js';
 import { validationFailure } from '../../http/validation.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
@@ -31,6 +32,8 @@ export interface IntentDeps extends ConfirmationDeps {
   newId: IdGenerator;
   acquirer: Acquirer;
   checkSplitRules: SplitRulesCheck;
+  /** Seals the responses that recovery stores under an interrupted request's Idempotency-Key. */
+  sealer: Sealer;
 }
 
 export class PaymentIntentService {
@@ -161,13 +164,15 @@ export class PaymentIntentService {
    * no retry resumed within the idempotency lease, from the acquirer's record
    * (no record: the acquirer never charged, the intent FAILS).
    */
-  async recoverStuckConfirmations(recorderFor: (row: PaymentIntentRow) => ResponseRecorder | undefined, limit = 50): Promise<number> {
+  async recoverStuckConfirmations(limit = 50): Promise<number> {
     const cutoff = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_LEASE_MS);
     const stuck = await this.deps.db.transaction().execute((trx) => repo.claimStuckConfirmations(trx, cutoff, limit));
     for (const row of stuck) {
       const record = await this.deps.acquirer.findCharge(row.id);
       const shape = row.create_key ? 'intent' : 'transaction';
-      await this.confirmation.finish(row, record, shape, recorderFor(row)).catch((err: unknown) => {
+      const key = row.create_key ?? row.confirm_key;
+      const recorder = key ? new RecoveryRecorder(row.company_id, key, this.deps.sealer) : undefined;
+      await this.confirmation.finish(row, record, shape, recorder).catch((err: unknown) => {
         if (!(err instanceof AppError && err.code === 'PROVIDER_ERROR')) throw err;
       });
     }

@@ -1,0 +1,83 @@
+/**
+ * A complete API over a fresh test database, driven with `inject`, with a
+ * manual clock so tests move time (expiry, payment windows) without sleeping.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, buildServices, type AppDeps, type Services } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
+import { ManualClock } from '../../src/lib/clock.js';
+import { newId } from '../../src/lib/ids.js';
+import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
+import { DEMO } from '../../src/bootstrap.js';
+import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  clock: ManualClock;
+  services: Services;
+  deps: AppDeps;
+  companyId: string;
+  companyDocument: string;
+  key: string;
+  /** inject with the company's key (override headers to change it). */
+  call(opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  acquirer?: (deps: Omit<AppDeps, 'acquirer'>) => Acquirer;
+}
+
+/** The demo company's documents are reused: a valid CNPJ for the seller, two approved recipients. */
+export const SELLER_DOCUMENT = DEMO.company.document;
+export const RECIPIENTS = DEMO.accounts.map((a) => a.document);
+
+export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): Promise<TestApp> {
+  const db = await openTestDatabase(engine);
+  const clock = new ManualClock('2026-11-21T12:00:00.000Z');
+  const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', ...opts.env });
+  const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)) };
+  const deps: AppDeps = { ...base, acquirer: opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock) };
+  const services = buildServices(deps);
+  const app = await buildApp(deps, services);
+  const company = await services.companies.createCompany('Loja Teste Ltda', SELLER_DOCUMENT);
+  for (const [i, document] of RECIPIENTS.entries()) {
+    await services.companies.createAccount(document, `Recipient ${i + 1}`);
+    await services.companies.approveAccount(document);
+  }
+  const { key } = await services.companies.issueKey(company.id);
+  return {
+    app,
+    db,
+    clock,
+    services,
+    deps,
+    companyId: company.id,
+    companyDocument: SELLER_DOCUMENT,
+    key,
+    call: (o) => app.inject({ ...o, headers: { authorization: `Bearer ${key}`, ...(o.headers ?? {}) } }),
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}
+
+export const BUYER = {
+  name: 'Maria da Silva',
+  document: '52998224725',
+  email: 'maria@example.com',
+  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
+};
+
+export function pixIntent(overrides: Record<string, unknown> = {}) {
+  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-1', buyer: BUYER, ...overrides };
+}
+
+export function boletoIntent(overrides: Record<string, unknown> = {}) {
+  return { amountCents: 10_000, paymentMethod: 'BOLETO', referenceId: 'order-2', buyer: BUYER, ...overrides };
+}
