@@ -10,6 +10,7 @@ import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
+import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/bootstrap.js';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
 
@@ -30,6 +31,10 @@ export interface TestApp {
 export interface TestAppOptions {
   env?: Record<string, string>;
   acquirer?: (deps: Omit<AppDeps, 'acquirer'>) => Acquirer;
+  /** DNS answers for the webhook URL guard (default: every name resolves to a public address). */
+  resolve?: Resolver;
+  /** Webhook sender (default: real HTTP through the guarded dispatcher). */
+  sender?: Sender;
 }
 
 /** The demo company's documents are reused: a valid CNPJ for the seller, two approved recipients. */
@@ -41,7 +46,12 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const clock = new ManualClock('2026-11-21T12:00:00.000Z');
   const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', ...opts.env });
   const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)) };
-  const deps: AppDeps = { ...base, acquirer: opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock) };
+  const deps: AppDeps = {
+    ...base,
+    acquirer: opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock),
+    resolve: opts.resolve ?? (async () => ['93.184.216.34']),
+    ...(opts.sender ? { sender: opts.sender } : {}),
+  };
   const services = buildServices(deps);
   const app = await buildApp(deps, services);
   const company = await services.companies.createCompany('Loja Teste Ltda', SELLER_DOCUMENT);
