@@ -21,10 +21,8 @@ function encodeTime(ms: number): string {
   return out;
 }
 
-function encodeRandom(bytes: Buffer): string {
-  // 10 bytes = 80 bits = 16 characters of 5 bits.
-  let bits = 0n;
-  for (const b of bytes) bits = (bits << 8n) | BigInt(b);
+function encodeRandom(bits: bigint): string {
+  // 80 bits = 16 characters of 5 bits.
   let out = '';
   for (let i = 0; i < 16; i++) {
     out = ALPHABET[Number(bits & 31n)] + out;
@@ -35,8 +33,27 @@ function encodeRandom(bytes: Buffer): string {
 
 export type IdGenerator = (prefix: IdPrefix) => string;
 
+const RANDOM_MAX = (1n << 80n) - 1n;
+
+/**
+ * Monotonic within a process: an id made in the same millisecond as the
+ * previous one (or after the clock stepped back) reuses that millisecond and
+ * adds one to the previous random part, so ids sort in creation order even
+ * within a millisecond.
+ */
 export function makeIdGenerator(now: () => number = Date.now): IdGenerator {
-  return (prefix) => `${prefix}_${encodeTime(now())}${encodeRandom(randomBytes(10))}`;
+  let lastMs = -1;
+  let lastRandom = 0n;
+  return (prefix) => {
+    const ms = now();
+    if (ms > lastMs || lastRandom === RANDOM_MAX) {
+      lastMs = Math.max(ms, lastMs + (lastRandom === RANDOM_MAX ? 1 : 0));
+      lastRandom = BigInt(`0x${randomBytes(10).toString('hex')}`) >> 1n; // leave room to count up
+    } else {
+      lastRandom += 1n;
+    }
+    return `${prefix}_${encodeTime(lastMs)}${encodeRandom(lastRandom)}`;
+  };
 }
 
 export const newId: IdGenerator = makeIdGenerator();

@@ -1,0 +1,118 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+
+/** Production also needs the key that seals webhook secrets. */
+const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
+const PRODUCTION = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: SECRETS_KEY };
+
+function refusal(env: Record<string, string>, variable: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(`${variable}: `),
+    `${JSON.stringify(env)} should be refused naming ${variable}`,
+  );
+}
+
+test('an empty environment gives the documented defaults', () => {
+  const config = loadConfig({});
+  assert.equal(config.env, 'sandbox');
+  assert.equal(config.port, 3000);
+  assert.equal(config.vaultPort, 3001);
+  assert.equal(config.publicVaultUrl, 'http://localhost:3001');
+  assert.equal(config.databaseUrl, undefined);
+  assert.equal(config.dataDir, path.resolve('./data'));
+  assert.equal(config.redisUrl, undefined);
+  assert.equal(config.logLevel, 'info');
+  assert.equal(config.rateLimitPerSecond, 25);
+  assert.equal(config.webhookAllowLoopback, false);
+});
+
+test('empty strings count as unset', () => {
+  const config = loadConfig({ PORT: '', SVC_ENV: '', LOG_LEVEL: '', DATABASE_URL: '' });
+  assert.equal(config.port, 3000);
+  assert.equal(config.env, 'sandbox');
+  assert.equal(config.databaseUrl, undefined);
+});
+
+test('valid values are read', () => {
+  const config = loadConfig({
+    ...PRODUCTION,
+    PORT: '8080',
+    VAULT_PORT: '8081',
+    DATABASE_URL: 'postgres://u@db:5432/svc',
+    REDIS_URL: 'redis://cache:6379',
+    LOG_LEVEL: 'warn',
+    DATA_DIR: '/tmp/svc-data',
+    RATE_LIMIT_PER_SECOND: '7',
+  });
+  assert.equal(config.env, 'production');
+  assert.equal(config.port, 8080);
+  assert.equal(config.vaultPort, 8081);
+  assert.equal(config.publicVaultUrl, 'http://localhost:8081');
+  assert.equal(config.databaseUrl, 'postgres://u@db:5432/svc');
+  assert.equal(config.redisUrl, 'redis://cache:6379');
+  assert.equal(config.logLevel, 'warn');
+  assert.equal(config.dataDir, '/tmp/svc-data');
+  assert.equal(config.rateLimitPerSecond, 7);
+});
+
+test('the rate limit defaults to 25 per second in the sandbox and 100 in production', () => {
+  assert.equal(loadConfig({ SVC_ENV: 'sandbox' }).rateLimitPerSecond, 25);
+  assert.equal(loadConfig(PRODUCTION).rateLimitPerSecond, 100);
+});
+
+test('a bad PORT is refused naming PORT', () => {
+  for (const value of ['abc', '-1', '3000.5', '65536', ' 80']) refusal({ PORT: value }, 'PORT');
+  refusal({ VAULT_PORT: 'x' }, 'VAULT_PORT');
+});
+
+test('a bad SVC_ENV is refused naming SVC_ENV', () => {
+  for (const value of ['prod', 'test', 'Sandbox']) refusal({ SVC_ENV: value }, 'SVC_ENV');
+});
+
+test('a bad DATABASE_URL is refused naming DATABASE_URL', () => {
+  refusal({ DATABASE_URL: 'not a url' }, 'DATABASE_URL');
+  refusal({ DATABASE_URL: 'mysql://u@db/svc' }, 'DATABASE_URL');
+  assert.equal(loadConfig({ DATABASE_URL: 'postgresql://u@db/svc' }).databaseUrl, 'postgresql://u@db/svc');
+});
+
+test('a bad LOG_LEVEL is refused naming LOG_LEVEL', () => {
+  for (const value of ['verbose', 'INFO']) refusal({ LOG_LEVEL: value }, 'LOG_LEVEL');
+});
+
+test('a bad RATE_LIMIT_PER_SECOND is refused naming RATE_LIMIT_PER_SECOND', () => {
+  for (const value of ['0', 'ten', '2.5', '1000001']) refusal({ RATE_LIMIT_PER_SECOND: value }, 'RATE_LIMIT_PER_SECOND');
+});
+
+test('a bad REDIS_URL or PUBLIC_VAULT_URL is refused naming it', () => {
+  refusal({ REDIS_URL: 'http://cache' }, 'REDIS_URL');
+  refusal({ PUBLIC_VAULT_URL: 'ftp://vault' }, 'PUBLIC_VAULT_URL');
+});
+
+test('WEBHOOK_ALLOW_LOOPBACK is allowed in the sandbox and refused in production', () => {
+  assert.equal(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhookAllowLoopback, true);
+  assert.equal(loadConfig({ ...PRODUCTION, WEBHOOK_ALLOW_LOOPBACK: 'false' }).webhookAllowLoopback, false);
+  refusal({ ...PRODUCTION, WEBHOOK_ALLOW_LOOPBACK: 'true' }, 'WEBHOOK_ALLOW_LOOPBACK');
+  refusal({ WEBHOOK_ALLOW_LOOPBACK: 'yes' }, 'WEBHOOK_ALLOW_LOOPBACK');
+});
+
+test('production without WEBHOOK_SECRETS_KEY, or with a key that is not 32 bytes of base64, is refused naming it', () => {
+  refusal({ SVC_ENV: 'production' }, 'WEBHOOK_SECRETS_KEY');
+  refusal({ ...PRODUCTION, WEBHOOK_SECRETS_KEY: Buffer.alloc(16).toString('base64') }, 'WEBHOOK_SECRETS_KEY');
+  refusal({ WEBHOOK_SECRETS_KEY: 'not base64!' }, 'WEBHOOK_SECRETS_KEY');
+  assert.deepEqual(loadConfig(PRODUCTION).webhookSecretsKey, Buffer.alloc(32, 7));
+  assert.equal(loadConfig({}).webhookSecretsKey, undefined);
+});
+
+test('loadConfig reads only the object it is given', () => {
+  const saved = process.env.PORT;
+  process.env.PORT = 'not-a-port';
+  try {
+    assert.equal(loadConfig({}).port, 3000);
+  } finally {
+    if (saved === undefined) delete process.env.PORT;
+    else process.env.PORT = saved;
+  }
+});

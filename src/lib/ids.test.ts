@@ -1,0 +1,90 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ID_PREFIXES, isId, makeIdGenerator, newId } from './ids.js';
+
+const BODY = /^[0-9abcdefghjkmnpqrstvwxyz]{26}$/;
+
+test('every id is its prefix, an underscore and a 26-character Crockford base-32 body', () => {
+  for (const prefix of ID_PREFIXES) {
+    const id = newId(prefix);
+    assert.ok(id.startsWith(`${prefix}_`), id);
+    assert.match(id.slice(prefix.length + 1), BODY);
+    assert.equal(id.length, prefix.length + 1 + 26);
+  }
+});
+
+test('the first 10 body characters encode the milliseconds, so ids sort by creation time', () => {
+  let ms = Date.parse('2026-11-21T12:00:00.000Z');
+  const gen = makeIdGenerator(() => ms);
+  const ids: string[] = [];
+  for (let i = 0; i < 50; i++) {
+    ids.push(gen('trx'));
+    ms += 1; // one millisecond later is always a larger id
+  }
+  assert.deepEqual([...ids].sort(), ids);
+  // Same millisecond: same time part, different random part.
+  const a = gen('trx');
+  const b = gen('trx');
+  assert.equal(a.slice(4, 14), b.slice(4, 14));
+  assert.notEqual(a, b);
+});
+
+test('time ordering holds across a carry in the encoding (31 -> 32 ms)', () => {
+  const at = (ms: number) => makeIdGenerator(() => ms)('pi');
+  assert.ok(at(31) < at(32));
+  assert.ok(at(1023) < at(1024));
+  assert.ok(at(Date.parse('2026-01-01T00:00:00Z')) < at(Date.parse('2026-01-01T00:00:00.001Z')));
+});
+
+test('the time part is the epoch milliseconds in base 32', () => {
+  assert.equal(makeIdGenerator(() => 0)('evt').slice(4, 14), '0000000000');
+  assert.equal(makeIdGenerator(() => 33)('evt').slice(4, 14), '0000000011');
+  assert.equal(makeIdGenerator(() => 32 ** 2 - 1)('evt').slice(4, 14), '00000000zz');
+});
+
+test('10 000 generated ids are distinct', () => {
+  const ids = new Set(Array.from({ length: 10_000 }, () => newId('evt')));
+  assert.equal(ids.size, 10_000);
+});
+
+test('isId accepts a generated id of its own prefix', () => {
+  for (const prefix of ID_PREFIXES) assert.ok(isId(prefix, newId(prefix)));
+});
+
+test('isId rejects another prefix, a missing underscore and a prefix that only starts the same', () => {
+  const trx = newId('trx');
+  assert.equal(isId('pi', trx), false);
+  assert.equal(isId('trx', trx.replace('trx_', 'trx')), false);
+  assert.equal(isId('pi', `pix_${trx.slice(4)}`), false);
+  assert.equal(isId('trx', trx.toUpperCase()), false);
+});
+
+test('isId rejects a body of the wrong length', () => {
+  const id = newId('pi');
+  assert.equal(isId('pi', id.slice(0, -1)), false);
+  assert.equal(isId('pi', `${id}0`), false);
+  assert.equal(isId('pi', 'pi_'), false);
+});
+
+test('isId rejects characters outside Crockford base 32 (i, l, o, u, uppercase, symbols)', () => {
+  const id = newId('pi');
+  for (const bad of ['i', 'l', 'o', 'u', 'A', '-', '_', ' ', 'é']) {
+    assert.equal(isId('pi', id.slice(0, -1) + bad), false, bad);
+  }
+});
+
+test('ids made in the same millisecond still sort in creation order', () => {
+  const gen = makeIdGenerator(() => 1_795_000_000_000);
+  const ids = Array.from({ length: 1000 }, () => gen('trx'));
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(new Set(ids).size, ids.length);
+});
+
+test('a clock that steps back does not break the order', () => {
+  let t = 1_795_000_000_000;
+  const gen = makeIdGenerator(() => t);
+  const a = gen('evt');
+  t -= 5_000;
+  const b = gen('evt');
+  assert.ok(b > a);
+});

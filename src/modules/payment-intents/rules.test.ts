@@ -1,0 +1,209 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { AppError } from '../../http/errors.js';
+import {
+  BOLETO_MAX_DAYS_AHEAD,
+  blockedMove,
+  boletoDueDate,
+  effectiveStatus,
+  INTENT_LIFETIME_MS,
+  paymentWindowEnd,
+  validateCreate,
+} from './rules.js';
+import { INTENT_STATUSES, type CreateIntentInput, type IntentStatus } from './schemas.js';
+
+const NOW = new Date('2026-11-21T12:00:00.000Z');
+const CREATED = new Date('2026-11-21T12:00:00.000Z');
+const EXPIRES = new Date(CREATED.getTime() + INTENT_LIFETIME_MS);
+
+const BUYER = {
+  name: 'Maria da Silva',
+  document: '52998224725',
+  email: 'maria@example.com',
+  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP' as const, zipCode: '01304000' },
+};
+
+function input(overrides: Partial<CreateIntentInput> = {}): CreateIntentInput {
+  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-1', buyer: BUYER, ...overrides };
+}
+
+const fields = (problems: { field: string }[]) => problems.map((p) => p.field).sort();
+
+describe('effectiveStatus', () => {
+  const intent = (status: IntentStatus, confirmStartedAt: Date | null = null) => ({ status, expires_at: EXPIRES, confirm_started_at: confirmStartedAt });
+
+  test('the intent lifetime is 5 minutes', () => {
+    assert.equal(INTENT_LIFETIME_MS, 5 * 60 * 1000);
+  });
+
+  test('an unconfirmed intent keeps its status until 1 ms before expires_at', () => {
+    const before = new Date(EXPIRES.getTime() - 1);
+    assert.equal(effectiveStatus(intent('REQUIRES_CONFIRMATION'), before), 'REQUIRES_CONFIRMATION');
+    assert.equal(effectiveStatus(intent('REQUIRES_TOKEN'), before), 'REQUIRES_TOKEN');
+  });
+
+  test('an unconfirmed intent is EXPIRED exactly at expires_at and after it', () => {
+    for (const status of ['REQUIRES_CONFIRMATION', 'REQUIRES_TOKEN'] as const) {
+      assert.equal(effectiveStatus(intent(status), EXPIRES), 'EXPIRED');
+      assert.equal(effectiveStatus(intent(status), new Date(EXPIRES.getTime() + 86_400_000)), 'EXPIRED');
+    }
+  });
+
+  test('an intent whose confirmation started does not expire', () => {
+    const started = new Date(EXPIRES.getTime() - 1000);
+    const later = new Date(EXPIRES.getTime() + 60_000);
+    assert.equal(effectiveStatus(intent('REQUIRES_CONFIRMATION', started), later), 'REQUIRES_CONFIRMATION');
+    assert.equal(effectiveStatus(intent('REQUIRES_TOKEN', started), later), 'REQUIRES_TOKEN');
+  });
+
+  test('end states are never changed by time', () => {
+    const later = new Date(EXPIRES.getTime() + 60_000);
+    for (const status of ['CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELED'] as const) {
+      assert.equal(effectiveStatus(intent(status), later), status);
+      assert.equal(effectiveStatus(intent(status, CREATED), later), status);
+    }
+  });
+});
+
+describe('blockedMove', () => {
+  test('unconfirmed states can still be confirmed or canceled', () => {
+    assert.equal(blockedMove('REQUIRES_TOKEN'), undefined);
+    assert.equal(blockedMove('REQUIRES_CONFIRMATION'), undefined);
+  });
+
+  test('EXPIRED is 409 INTENT_EXPIRED', () => {
+    const error = blockedMove('EXPIRED');
+    assert.ok(error instanceof AppError);
+    assert.equal(error.code, 'INTENT_EXPIRED');
+    assert.equal(error.statusCode, 409);
+  });
+
+  test('CONFIRMED, FAILED and CANCELED are 409 INTENT_ALREADY_PROCESSED naming the state', () => {
+    for (const status of ['CONFIRMED', 'FAILED', 'CANCELED'] as const) {
+      const error = blockedMove(status);
+      assert.ok(error instanceof AppError, status);
+      assert.equal(error.code, 'INTENT_ALREADY_PROCESSED');
+      assert.equal(error.statusCode, 409);
+      assert.match(error.message, new RegExp(status));
+    }
+  });
+
+  test('every status is covered: only the two unconfirmed ones are free', () => {
+    const free = INTENT_STATUSES.filter((s) => blockedMove(s) === undefined);
+    assert.deepEqual(free, ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION']);
+  });
+});
+
+describe('validateCreate', () => {
+  test('a valid Pix, boleto and card intent have no problems', () => {
+    assert.deepEqual(validateCreate(input(), NOW), []);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'BOLETO', boleto: { dueDate: '2026-11-30' } }), NOW), []);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'CREDIT_CARD', installments: 12 }), NOW), []);
+    // A valid CNPJ is accepted as a buyer document too.
+    assert.deepEqual(validateCreate(input({ buyer: { ...BUYER, document: '11222333000181' } }), NOW), []);
+  });
+
+  test('a CPF or CNPJ with a wrong check digit is refused on buyer.document', () => {
+    for (const document of ['52998224724', '52998224715', '11222333000182', '11222333000191', '11111111111']) {
+      assert.deepEqual(fields(validateCreate(input({ buyer: { ...BUYER, document } }), NOW)), ['buyer.document'], document);
+    }
+  });
+
+  test('confirm: true is refused with a card but accepted for Pix and boleto', () => {
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'CREDIT_CARD', confirm: true }), NOW)), ['confirm']);
+    assert.deepEqual(validateCreate(input({ confirm: true }), NOW), []);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'BOLETO', confirm: true }), NOW), []);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'CREDIT_CARD', confirm: false }), NOW), []);
+  });
+
+  test('buyer.email is required for card and boleto, not for Pix', () => {
+    const { email: _email, ...noEmail } = BUYER;
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'CREDIT_CARD', buyer: noEmail }), NOW)), ['buyer.email']);
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'BOLETO', buyer: noEmail }), NOW)), ['buyer.email']);
+    assert.deepEqual(validateCreate(input({ buyer: noEmail }), NOW), []);
+  });
+
+  test('buyer.address is required for boleto only', () => {
+    const { address: _address, ...noAddress } = BUYER;
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'BOLETO', buyer: noAddress }), NOW)), ['buyer.address']);
+    assert.deepEqual(validateCreate(input({ buyer: noAddress }), NOW), []);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'CREDIT_CARD', buyer: noAddress }), NOW), []);
+  });
+
+  test('a boleto is at least 500 centavos', () => {
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'BOLETO', amountCents: 499 }), NOW)), ['amountCents']);
+    assert.deepEqual(validateCreate(input({ paymentMethod: 'BOLETO', amountCents: 500 }), NOW), []);
+    assert.deepEqual(validateCreate(input({ amountCents: 1 }), NOW), []);
+  });
+
+  test('installments above 1 are refused for Pix and boleto', () => {
+    assert.deepEqual(fields(validateCreate(input({ installments: 2 }), NOW)), ['installments']);
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'BOLETO', installments: 3 }), NOW)), ['installments']);
+    assert.deepEqual(validateCreate(input({ installments: 1 }), NOW), []);
+  });
+
+  test('pix options only with PIX and boleto options only with BOLETO', () => {
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'BOLETO', pix: { expiresInSeconds: 600 } }), NOW)), ['pix']);
+    assert.deepEqual(fields(validateCreate(input({ paymentMethod: 'CREDIT_CARD', pix: { expiresInSeconds: 600 } }), NOW)), ['pix']);
+    assert.deepEqual(fields(validateCreate(input({ boleto: { dueDate: '2026-11-30' } }), NOW)), ['boleto']);
+    assert.deepEqual(validateCreate(input({ pix: { expiresInSeconds: 600 } }), NOW), []);
+  });
+
+  test('a boleto due date in the past is refused; today (São Paulo) is accepted', () => {
+    const boleto = (dueDate: string, now = NOW) => fields(validateCreate(input({ paymentMethod: 'BOLETO', boleto: { dueDate } }), now));
+    assert.deepEqual(boleto('2026-11-20'), ['boleto.dueDate']);
+    assert.deepEqual(boleto('2026-11-21'), []);
+    // 02:00Z on the 22nd is still the 21st in São Paulo (UTC-3): the 21st is today, not the past.
+    assert.deepEqual(boleto('2026-11-21', new Date('2026-11-22T02:00:00.000Z')), []);
+    assert.deepEqual(boleto('2026-11-21', new Date('2026-11-22T03:00:00.000Z')), ['boleto.dueDate']);
+  });
+
+  test('a boleto due date too far ahead or not a calendar date is refused', () => {
+    const boleto = (dueDate: string) => validateCreate(input({ paymentMethod: 'BOLETO', boleto: { dueDate } }), NOW);
+    assert.equal(BOLETO_MAX_DAYS_AHEAD, 3650);
+    assert.deepEqual(boleto('2036-11-18'), []); // 3650 days after 2026-11-21
+    const far = boleto('2036-11-19');
+    assert.deepEqual(fields(far), ['boleto.dueDate']);
+    assert.match(far[0]!.message, /at most 3650 days/);
+    assert.deepEqual(fields(boleto('2026-02-30')), ['boleto.dueDate']);
+  });
+
+  test('every problem is reported, not only the first', () => {
+    const { email: _e, address: _a, ...bare } = BUYER;
+    const problems = validateCreate(
+      input({ paymentMethod: 'BOLETO', amountCents: 100, installments: 2, pix: { expiresInSeconds: 60 }, buyer: { ...bare, document: '52998224724' } }),
+      NOW,
+    );
+    assert.deepEqual(fields(problems), ['amountCents', 'buyer.address', 'buyer.document', 'buyer.email', 'installments', 'pix']);
+  });
+});
+
+describe('boletoDueDate', () => {
+  test('defaults to today + 3 days on the São Paulo calendar', () => {
+    assert.equal(boletoDueDate({}, NOW), '2026-11-24');
+    assert.equal(boletoDueDate({}, new Date('2026-11-22T02:59:59.999Z')), '2026-11-24');
+    assert.equal(boletoDueDate({}, new Date('2026-11-22T03:00:00.000Z')), '2026-11-25');
+    assert.equal(boletoDueDate({ boleto: { dueDate: '2027-01-05' } }, NOW), '2027-01-05');
+  });
+});
+
+describe('paymentWindowEnd', () => {
+  const confirmedAt = new Date('2026-11-21T12:03:00.000Z');
+
+  test('a Pix closes at confirmation + expiresInSeconds (default 3600)', () => {
+    assert.equal(paymentWindowEnd('PIX', confirmedAt, null, null)?.toISOString(), '2026-11-21T13:03:00.000Z');
+    assert.equal(paymentWindowEnd('PIX', confirmedAt, 60, null)?.toISOString(), '2026-11-21T12:04:00.000Z');
+    assert.equal(paymentWindowEnd('PIX', confirmedAt, 604_800, null)?.toISOString(), '2026-11-28T12:03:00.000Z');
+  });
+
+  test('a boleto closes at the start of the São Paulo day dueDate + 4 (03:00Z)', () => {
+    assert.equal(paymentWindowEnd('BOLETO', confirmedAt, null, '2026-11-24')?.toISOString(), '2026-11-28T03:00:00.000Z');
+    // Across a month and a year end; the time of confirmation does not matter.
+    assert.equal(paymentWindowEnd('BOLETO', new Date('2026-12-01T00:00:00Z'), null, '2026-12-30')?.toISOString(), '2027-01-03T03:00:00.000Z');
+  });
+
+  test('a card transaction has no payment window', () => {
+    assert.equal(paymentWindowEnd('CREDIT_CARD', confirmedAt, null, null), null);
+    assert.equal(paymentWindowEnd('BOLETO', confirmedAt, null, null), null);
+  });
+});
