@@ -7,7 +7,8 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installAuth } from './http/auth.js';
-import { installErrorHandler } from './http/error-handler.js';
+import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
+import { AppError } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { installIdempotency, releaseIdempotency } from './http/idempotency.js';
 import { installOpenApi } from './http/openapi.js';
@@ -92,6 +93,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     requestIdHeader: false,
     ajv: { customOptions: { strict: false } },
     routerOptions: { maxParamLength: 500 },
+    // Errors the router raises before any hook (bad percent-encoding, an overlong path parameter).
+    frameworkErrors,
   });
   app.setValidatorCompiler(validatorCompiler);
 
@@ -100,6 +103,12 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
     parseJson(request, body as string, done);
+  });
+  // Any other content type: an empty body is no body (fetch sends text/plain for ''); anything else is refused.
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    if (body === '') return done(null, undefined);
+    done(new AppError('VALIDATION_ERROR', 'The request body must be JSON', [{ field: 'Content-Type', message: 'must be application/json' }]), undefined);
   });
 
   app.addHook('onSend', async (request, reply) => {

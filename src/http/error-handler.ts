@@ -51,6 +51,26 @@ export function sendError(reply: FastifyReply, error: AppError): FastifyReply {
   return reply.code(error.statusCode).type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()));
 }
 
+/**
+ * Errors Fastify's router raises before any hook runs (a path that is not
+ * valid percent-encoding, a path parameter over the router's maxParamLength).
+ * Fastify answers those with its own body and no X-Request-Id unless the
+ * instance is built with `frameworkErrors: frameworkErrors`; this renders them
+ * as the contract's 400 VALIDATION_ERROR.
+ */
+export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('X-Request-Id', request.id);
+  let error: AppError;
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    error = new AppError('VALIDATION_ERROR', 'Invalid request: id must be at most 64 characters', [{ field: 'id', message: 'must be at most 64 characters' }]);
+  } else if (err.code === 'FST_ERR_BAD_URL') {
+    error = new AppError('VALIDATION_ERROR', 'The request URL is not valid percent-encoding', [{ field: 'path', message: 'is not a valid URL' }]);
+  } else {
+    error = toAppError(err) ?? new AppError('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged');
+  }
+  return sendError(reply, error);
+}
+
 export function installErrorHandler(app: FastifyInstance, onError?: (request: FastifyRequest) => Promise<void>): void {
   app.setErrorHandler(async (err, request, reply) => {
     if (onError) await onError(request).catch((e: unknown) => request.log.error({ err: e }, 'cleanup after error failed'));

@@ -1,0 +1,320 @@
+/**
+ * Idempotency-Key over HTTP: byte-identical replay, reuse with another body or
+ * route, canonical JSON, requests that did not act are not stored, the lease
+ * of a running request, stored PROVIDER_ERROR, 24-hour retention, and the
+ * recovery of a confirmation whose process died between its phases.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import type { LightMyRequestResponse } from 'fastify';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys } from '../../src/http/idempotency.js';
+import { canonicalJson } from '../../src/lib/canonical-json.js';
+import { SimulatedAcquirer, type Acquirer, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
+import { runSteps, workerSteps } from '../../src/workers/worker.js';
+import { RECIPIENTS, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { engines } from '../helpers/db.js';
+
+/** Counts calls to the acquirer, to prove a replay charges nothing. */
+class CountingAcquirer implements Acquirer {
+  registered = 0;
+  constructor(private readonly inner: Acquirer) {}
+  register(request: ChargeRequest): Promise<ChargeRecord> {
+    this.registered++;
+    return this.inner.register(request);
+  }
+  findCharge(reference: string): Promise<ChargeRecord | undefined> {
+    return this.inner.findCharge(reference);
+  }
+}
+
+function assertError(res: LightMyRequestResponse, status: number, code: string, field?: string): void {
+  assert.equal(res.statusCode, status, res.body);
+  const body = res.json<{ code: string; message: string; details?: { field: string }[] }>();
+  assert.equal(body.code, code);
+  if (field) assert.deepEqual(body.details?.map((d) => d.field), [field]);
+}
+
+function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestResponse): void {
+  assert.equal(replay.statusCode, first.statusCode);
+  assert.equal(replay.body, first.body, 'byte-identical body');
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.equal(first.headers['idempotent-replayed'], undefined, 'the first response is not marked replayed');
+}
+
+/** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
+function fingerprint(method: string, route: string, params: object, body: unknown): string {
+  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body ?? null)}`).digest('hex');
+}
+
+for (const engine of engines()) {
+  describe(`idempotency (${engine})`, () => {
+    let t: TestApp;
+    let acquirer: CountingAcquirer;
+
+    before(async () => {
+      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new CountingAcquirer(new SimulatedAcquirer(base.db, base.clock))) });
+    });
+    after(() => t.close());
+
+    const create = (key: string | undefined, payload: object | string) =>
+      t.call({
+        method: 'POST',
+        url: '/v2/payment-intents',
+        headers: { 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
+    const confirm = (id: string, key?: string) =>
+      t.call({ method: 'POST', url: `/v2/payment-intents/${id}/confirm`, headers: key === undefined ? {} : { 'idempotency-key': key } });
+    const intentsWithReference = async (referenceId: string) =>
+      t.db.db.selectFrom('payment_intents').selectAll().where('company_id', '=', t.companyId).where('reference_id', '=', referenceId).execute();
+    const keyRow = (key: string) => t.db.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
+    const newIntent = async (referenceId: string, amountCents = 10_000) => {
+      const res = await create(undefined, pixIntent({ referenceId, amountCents }));
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json<{ id: string }>().id;
+    };
+
+    test('same key and body: the first response is replayed byte for byte, one intent exists', async () => {
+      const body = pixIntent({ referenceId: 'idem-same' });
+      const first = await create('k-same', body);
+      assert.equal(first.statusCode, 201, first.body);
+      const second = await create('k-same', body);
+      assertReplayOf(second, first);
+      assert.equal(second.headers['content-type'], first.headers['content-type']);
+      assert.equal((await intentsWithReference('idem-same')).length, 1);
+      assert.equal((await keyRow('k-same'))?.state, 'DONE');
+    });
+
+    test('keys are scoped by company: another company reusing a key gets its own response, never the first one', async () => {
+      const body = pixIntent({ referenceId: 'idem-tenant' });
+      const mine = await create('k-tenant', body);
+      assert.equal(mine.statusCode, 201);
+      const other = await t.services.companies.createCompany('Outra Loja', RECIPIENTS[0]!);
+      const { key } = await t.services.companies.issueKey(other.id);
+      const post = (payload: object) =>
+        t.app.inject({ method: 'POST', url: '/v2/payment-intents', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'k-tenant' }, payload });
+      const theirs = await post(body);
+      assert.equal(theirs.statusCode, 201, theirs.body);
+      assert.equal(theirs.headers['idempotent-replayed'], undefined);
+      assert.notEqual(theirs.json<{ id: string }>().id, mine.json<{ id: string }>().id);
+      assert.equal((await post(pixIntent({ referenceId: 'idem-tenant-2' }))).statusCode, 422, 'their key now guards their own request');
+      assertReplayOf(await create('k-tenant', body), mine);
+    });
+
+    test('same key with another body is 422 IDEMPOTENCY_KEY_REUSED; on another route too', async () => {
+      const first = await create('k-reuse', pixIntent({ referenceId: 'idem-reuse' }));
+      assert.equal(first.statusCode, 201);
+      assertError(await create('k-reuse', pixIntent({ referenceId: 'idem-reuse', amountCents: 10_001 })), 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
+      const id = first.json<{ id: string }>().id;
+      assertError(await t.call({ method: 'POST', url: `/v2/payment-intents/${id}/cancel`, headers: { 'idempotency-key': 'k-reuse' } }), 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
+      assertError(await confirm(id, 'k-reuse'), 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
+      assert.equal((await intentsWithReference('idem-reuse')).length, 1);
+      const intent = await t.call({ method: 'GET', url: `/v2/payment-intents/${id}` });
+      assert.equal(intent.json<{ status: string }>().status, 'REQUIRES_CONFIRMATION', 'the refused cancel and confirm did nothing');
+    });
+
+    test('the same body with keys in another order and other whitespace is a replay (canonical JSON)', async () => {
+      const first = await create('k-canon', pixIntent({ referenceId: 'idem-canon', metadata: { a: '1', b: '2' } }));
+      assert.equal(first.statusCode, 201);
+      const reordered = `{ "buyer": {"email":"maria@example.com", "document":"52998224725", "address": {"zipCode":"01304000","state":"SP","city":"São Paulo","neighborhood":"Consolação","number":"100","street":"Rua Augusta"}, "name":"Maria da Silva"},
+        "metadata": {"b":"2","a":"1"},   "referenceId":"idem-canon", "paymentMethod":"PIX", "amountCents":10000 }`;
+      assertReplayOf(await create('k-canon', reordered), first);
+      assert.equal((await intentsWithReference('idem-canon')).length, 1);
+    });
+
+    test('a request rejected before acting is not stored: a corrected retry with the same key succeeds', async () => {
+      // Refused by the schema.
+      assertError(await create('k-fix', pixIntent({ referenceId: 'idem-fix', amountCents: 'ten' })), 400, 'VALIDATION_ERROR');
+      assert.equal(await keyRow('k-fix'), undefined);
+      // Refused by the service's rules, after the key was claimed (CPF check digits).
+      const badBuyer = pixIntent({ referenceId: 'idem-fix', buyer: { name: 'Maria', document: '52998224724' } });
+      assertError(await create('k-fix', badBuyer), 400, 'VALIDATION_ERROR');
+      assert.equal(await keyRow('k-fix'), undefined);
+      // Refused as unknown: a 404 confirm does not keep its key either.
+      assertError(await confirm('pi_00000000000000000000000000', 'k-fix'), 404, 'NOT_FOUND');
+      assert.equal(await keyRow('k-fix'), undefined);
+      const fixed = await create('k-fix', pixIntent({ referenceId: 'idem-fix' }));
+      assert.equal(fixed.statusCode, 201, fixed.body);
+      assert.equal(fixed.headers['idempotent-replayed'], undefined);
+      assert.equal((await intentsWithReference('idem-fix')).length, 1);
+    });
+
+    test('confirm needs Idempotency-Key; a key must be 1 to 255 characters', async () => {
+      const id = await newIntent('idem-len');
+      assertError(await confirm(id), 400, 'VALIDATION_ERROR', 'Idempotency-Key');
+      assertError(await confirm(id, 'k'.repeat(256)), 400, 'VALIDATION_ERROR', 'Idempotency-Key');
+      assertError(await confirm(id, ''), 400, 'VALIDATION_ERROR', 'Idempotency-Key');
+      assertError(await create('k'.repeat(256), pixIntent({ referenceId: 'idem-len' })), 400, 'VALIDATION_ERROR', 'Idempotency-Key');
+      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute()).length, 0);
+      const ok = await confirm(id, 'k'.repeat(255));
+      assert.equal(ok.statusCode, 201, ok.body);
+    });
+
+    test('a STARTED key within its lease is 409 IDEMPOTENCY_KEY_IN_USE; past the lease a retry takes over', async () => {
+      const body = pixIntent({ referenceId: 'idem-lease' });
+      const now = t.clock.now();
+      await t.db.db
+        .insertInto('idempotency_keys')
+        .values({
+          company_id: t.companyId,
+          key: 'k-lease',
+          fingerprint: fingerprint('POST', '/v2/payment-intents', {}, body),
+          state: 'STARTED',
+          locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+          created_at: now,
+        })
+        .execute();
+      assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
+      t.clock.advance(IDEMPOTENCY_LEASE_MS - 1);
+      assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
+      assert.equal((await intentsWithReference('idem-lease')).length, 0);
+      assertError(await create('k-lease', pixIntent({ referenceId: 'other' })), 422, 'IDEMPOTENCY_KEY_REUSED');
+
+      t.clock.advance(2);
+      const taken = await create('k-lease', body);
+      assert.equal(taken.statusCode, 201, taken.body);
+      assert.equal(taken.headers['idempotent-replayed'], undefined);
+      assertReplayOf(await create('k-lease', body), taken);
+      assert.equal((await intentsWithReference('idem-lease')).length, 1);
+    });
+
+    test('PROVIDER_ERROR is stored and replayed as the same 502, without calling the acquirer again', async () => {
+      const body = pixIntent({ referenceId: 'idem-502', amountCents: 50_200, confirm: true });
+      const calls = acquirer.registered;
+      const first = await create('k-502', body);
+      assertError(first, 502, 'PROVIDER_ERROR');
+      assert.equal(acquirer.registered, calls + 1);
+      const replay = await create('k-502', body);
+      assertReplayOf(replay, first);
+      assert.equal(acquirer.registered, calls + 1, 'no second acquirer call');
+      const intents = await intentsWithReference('idem-502');
+      assert.equal(intents.length, 1);
+      assert.equal(intents[0]!.status, 'FAILED');
+      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', intents[0]!.id).execute()).length, 0);
+    });
+
+    test('a confirm replayed with its key returns the same transaction: one transaction, one transaction.created', async () => {
+      const id = await newIntent('idem-confirm');
+      const calls = acquirer.registered;
+      const first = await confirm(id, 'k-confirm');
+      assert.equal(first.statusCode, 201, first.body);
+      const trx = first.json<{ id: string; status: string; paymentIntentId: string }>();
+      assert.equal(trx.status, 'PENDING');
+      assert.equal(trx.paymentIntentId, id);
+      assertReplayOf(await confirm(id, 'k-confirm'), first);
+      assertReplayOf(await confirm(id, 'k-confirm'), first);
+      assert.equal(acquirer.registered, calls + 1, 'charged once');
+      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute()).length, 1);
+      const events = await t.db.db.selectFrom('events').selectAll().where('transaction_id', '=', trx.id).execute();
+      assert.deepEqual(events.map((e) => e.type), ['transaction.created']);
+      assertError(await confirm(id, 'k-confirm-other'), 409, 'INTENT_ALREADY_PROCESSED');
+    });
+
+    test('keys older than 24 hours are purged; younger ones are kept', async () => {
+      const a = await create('k-old', pixIntent({ referenceId: 'idem-old' }));
+      assert.equal(a.statusCode, 201);
+      t.clock.advance(IDEMPOTENCY_RETENTION_MS / 2);
+      assert.equal((await create('k-young', pixIntent({ referenceId: 'idem-young' }))).statusCode, 201);
+      t.clock.advance(IDEMPOTENCY_RETENTION_MS / 2 + 1);
+      const purged = await purgeIdempotencyKeys(t.db.db, t.clock);
+      assert.ok(purged >= 1);
+      assert.equal(await keyRow('k-old'), undefined);
+      assert.equal((await keyRow('k-young'))?.state, 'DONE');
+      // The purged key is free again; the kept one still guards its request.
+      const reused = await create('k-old', pixIntent({ referenceId: 'idem-old-2' }));
+      assert.equal(reused.statusCode, 201, reused.body);
+      assertError(await create('k-young', pixIntent({ referenceId: 'idem-young-2' })), 422, 'IDEMPOTENCY_KEY_REUSED');
+      assert.equal(await purgeIdempotencyKeys(t.db.db, t.clock), 0);
+    });
+
+    test('recovery: a confirm that died after phase 1 is finished by the worker from the acquirer record, and replayed', async () => {
+      const now = t.clock.now();
+      /** Leaves the intent as a process that died right after phase 1 of confirm would. */
+      const diedAfterPhase1 = async (id: string, key: string) => {
+        await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: key, updated_at: now }).where('id', '=', id).execute();
+        await t.db.db
+          .insertInto('idempotency_keys')
+          .values({
+            company_id: t.companyId,
+            key,
+            fingerprint: fingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
+            state: 'STARTED',
+            locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+            created_at: now,
+          })
+          .execute();
+      };
+      const charged = await newIntent('idem-recover-charged', 12_345);
+      const silent = await newIntent('idem-recover-silent', 23_456);
+      await diedAfterPhase1(charged, 'k-rec-charged');
+      await diedAfterPhase1(silent, 'k-rec-silent');
+      // The acquirer answered for one of them before the process died.
+      await t.deps.acquirer.register({ reference: charged, method: 'PIX', amountCents: 12_345 });
+
+      assertError(await confirm(charged, 'k-rec-charged'), 409, 'IDEMPOTENCY_KEY_IN_USE');
+      assertError(await confirm(charged, 'k-rec-other'), 409, 'INTENT_ALREADY_PROCESSED');
+      const steps = workerSteps({ db: t.db.db, clock: t.clock, services: t.services });
+      await runSteps(steps, 0, t.app.log);
+      assert.equal((await intentsWithReference('idem-recover-charged'))[0]!.status, 'REQUIRES_CONFIRMATION', 'nothing recovered within the lease');
+
+      t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      const calls = acquirer.registered;
+      await runSteps(steps, 0, t.app.log);
+      assert.equal(acquirer.registered, calls, 'recovery reads the acquirer record, it does not charge again');
+
+      const [done] = await intentsWithReference('idem-recover-charged');
+      assert.equal(done!.status, 'CONFIRMED');
+      assert.ok(done!.transaction_id);
+      const trxRows = await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', charged).execute();
+      assert.equal(trxRows.length, 1);
+      assert.equal(trxRows[0]!.id, done!.transaction_id);
+      assert.equal(trxRows[0]!.status, 'PENDING');
+      const events = await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', done!.transaction_id).execute();
+      assert.deepEqual(events.map((e) => e.type), ['transaction.created']);
+      assert.equal((await t.db.db.selectFrom('acquirer_charges').selectAll().where('reference', '=', charged).execute()).length, 1);
+
+      const replay = await confirm(charged, 'k-rec-charged');
+      assert.equal(replay.statusCode, 201, replay.body);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.equal(replay.json<{ id: string }>().id, done!.transaction_id);
+      const fetched = await t.call({ method: 'GET', url: `/v2/transactions/${done!.transaction_id}` });
+      assert.equal(fetched.json<{ id: string }>().id, done!.transaction_id);
+
+      const [failed] = await intentsWithReference('idem-recover-silent');
+      assert.equal(failed!.status, 'FAILED');
+      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', silent).execute()).length, 0);
+      const failedReplay = await confirm(silent, 'k-rec-silent');
+      assertError(failedReplay, 502, 'PROVIDER_ERROR');
+      assert.equal(failedReplay.headers['idempotent-replayed'], 'true');
+      const again = await confirm(silent, 'k-rec-silent');
+      assert.equal(again.statusCode, 502);
+      assert.equal(again.body, failedReplay.body);
+    });
+
+    test('recovery: past the lease, a retry with the same key takes over and finishes from the acquirer record', async () => {
+      const id = await newIntent('idem-takeover', 34_567);
+      const now = t.clock.now();
+      await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: 'k-takeover', updated_at: now }).where('id', '=', id).execute();
+      await t.db.db
+        .insertInto('idempotency_keys')
+        .values({
+          company_id: t.companyId,
+          key: 'k-takeover',
+          fingerprint: fingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
+          state: 'STARTED',
+          locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+          created_at: now,
+        })
+        .execute();
+      await t.deps.acquirer.register({ reference: id, method: 'PIX', amountCents: 34_567 });
+      t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
+      const res = await confirm(id, 'k-takeover');
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json<{ paymentIntentId: string; status: string }>().status, 'PENDING');
+      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute()).length, 1);
+      assert.equal((await t.db.db.selectFrom('acquirer_charges').selectAll().where('reference', '=', id).execute()).length, 1, 'one charge');
+      assertReplayOf(await confirm(id, 'k-takeover'), res);
+    });
+  });
+}
