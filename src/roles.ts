@@ -15,6 +15,8 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
   const { config, log } = runtime;
   const stops: (() => Promise<void>)[] = [];
   let apiUrl: string | undefined;
+  // Before listening, so that once /readyz answers the demo key file exists.
+  const demo = role === 'serve' ? await ensureDemo(runtime) : undefined;
 
   if (role === 'serve' || role === 'api') {
     const app = await buildApp({ ...runtime.deps, logger: log.child({ role: 'api' }) }, runtime.services);
@@ -32,10 +34,7 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
     });
     stops.push(() => worker.stop());
   }
-  if (role === 'serve') {
-    const demo = await ensureDemo(runtime);
-    if (demo && apiUrl) process.stdout.write(`${describeDemo(demo, apiUrl)}\n`);
-  }
+  if (demo && apiUrl) process.stdout.write(`${describeDemo(demo, apiUrl)}\n`);
   return {
     apiUrl,
     async stop() {

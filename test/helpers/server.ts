@@ -1,0 +1,320 @@
+/**
+ * End-to-end helper: runs the real `svc serve` (compiled dist/, so run
+ * `npm run build` first) as a child process and talks to it over HTTP.
+ *
+ * Each server gets a free port, a temporary DATA_DIR, and a database of its
+ * own: a fresh PostgreSQL database (createPostgresDatabase) when
+ * TEST_DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR. The
+ * sandbox key is read from DATA_DIR/sandbox-key.txt once the first-start demo
+ * is printed. `stop()` sends SIGTERM, waits for the exit, then drops the
+ * database and removes DATA_DIR; `stop({ keep: true })` leaves both in place
+ * so `startServer({ reuse })` can start the same deployment again.
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { openDatabase, type Db } from '../../src/db/database.js';
+import { createPostgresDatabase } from './db.js';
+
+const execFileAsync = promisify(execFile);
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+export type Engine = 'postgres' | 'pglite';
+
+export function e2eEngine(): Engine {
+  return process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+}
+
+/** Where a deployment keeps its state; shared by every start of the same deployment. */
+export interface Deployment {
+  engine: Engine;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Drops the database and removes DATA_DIR. */
+  destroy(): Promise<void>;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (commands run with --json), when it parses. */
+  json: unknown;
+}
+
+export interface TestServer {
+  url: string;
+  key: string;
+  companyId?: string;
+  dataDir: string;
+  databaseUrl?: string;
+  engine: Engine;
+  deployment: Deployment;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout / stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited (it may still be running). */
+  exited: Promise<ExitInfo>;
+  /** fetch `path` on this server with the sandbox key (override `authorization` to change it). */
+  api(pathname: string, init?: ApiInit): Promise<Response>;
+  /** SIGTERM, wait for exit; unless `keep`, drop the database and remove DATA_DIR. */
+  stop(opts?: { keep?: boolean }): Promise<ExitInfo>;
+  /** Runs `svc <args>` against the same DATABASE_URL / DATA_DIR (PGlite: only while stopped). */
+  cli(...args: string[]): Promise<CliResult>;
+}
+
+export interface ApiInit {
+  method?: string;
+  headers?: Record<string, string>;
+  /** A value to send as JSON (strings are sent as given). */
+  body?: unknown;
+}
+
+export interface StartOptions {
+  /** Extra environment for the server (RATE_LIMIT_PER_SECOND, LOG_LEVEL, ...). */
+  env?: Record<string, string>;
+  /** Start again on the data of an earlier (stopped with keep) server. */
+  reuse?: Deployment;
+}
+
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function createDeployment(): Promise<Deployment> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
+  if (e2eEngine() === 'postgres') {
+    const created = await createPostgresDatabase();
+    return {
+      engine: 'postgres',
+      dataDir,
+      databaseUrl: created.url,
+      async destroy() {
+        await created.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  return {
+    engine: 'pglite',
+    dataDir,
+    async destroy() {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The environment of a child (server or CLI) of this deployment, without the test runner's own variables. */
+function childEnv(deployment: Deployment, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.DATABASE_URL;
+  delete env.NODE_TEST_CONTEXT;
+  delete env.NODE_OPTIONS;
+  delete env.PORT;
+  env.DATA_DIR = deployment.dataDir;
+  env.SVC_ENV = 'sandbox';
+  env.LOG_LEVEL = 'warn';
+  if (deployment.databaseUrl) env.DATABASE_URL = deployment.databaseUrl;
+  return { ...env, ...extra };
+}
+
+export async function runCli(deployment: Deployment, args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [SVC, ...args], {
+      cwd: REPO_ROOT,
+      env: childEnv(deployment, {}),
+      timeout: 30_000,
+    });
+    return { code: 0, stdout, stderr, json: parseJson(stdout) };
+  } catch (err) {
+    const e = err as { code?: number | string; stdout?: string; stderr?: string };
+    if (typeof e.code !== 'number') throw err;
+    return { code: e.code, stdout: e.stdout ?? '', stderr: e.stderr ?? '', json: parseJson(e.stdout ?? '') };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Opens this deployment's database directly (PGlite: only while no server runs). */
+export async function withDatabase<T>(deployment: Deployment, fn: (db: Db) => Promise<T>): Promise<T> {
+  const handle = await openDatabase(
+    deployment.databaseUrl ? { databaseUrl: deployment.databaseUrl, poolSize: 2 } : { dataDir: deployment.dataDir },
+  );
+  try {
+    return await fn(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
+  const deployment = opts.reuse ?? (await createDeployment());
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      return await launch(deployment, opts.env ?? {});
+    } catch (err) {
+      lastError = err;
+      // Another process took the port between probing and listening: try another one.
+      if (!(err instanceof LaunchError && err.portTaken)) break;
+    }
+  }
+  if (!opts.reuse) await deployment.destroy().catch(() => {});
+  throw lastError;
+}
+
+class LaunchError extends Error {
+  constructor(
+    message: string,
+    readonly portTaken: boolean,
+  ) {
+    super(message);
+  }
+}
+
+async function launch(deployment: Deployment, extraEnv: Record<string, string>): Promise<TestServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [SVC, 'serve'], {
+    cwd: REPO_ROOT,
+    env: childEnv(deployment, { HOST: '127.0.0.1', ...extraEnv, PORT: String(port) }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  let exitInfo: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      exitInfo = { code, signal };
+      resolve(exitInfo);
+    });
+  });
+
+  // Ready = /readyz answers and the first-start demo (key file written before it) has been printed.
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (exitInfo) {
+      throw new LaunchError(
+        `svc serve exited (${exitInfo.code ?? exitInfo.signal}) before it was ready\n--- stdout\n${out}\n--- stderr\n${err}`,
+        /EADDRINUSE/.test(out + err),
+      );
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      await exited;
+      throw new LaunchError(`svc serve was not ready within ${READY_TIMEOUT_MS} ms\n--- stdout\n${out}\n--- stderr\n${err}`, false);
+    }
+    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (ready && /Sandbox API key: /.test(out)) break;
+    await sleep(100);
+  }
+
+  const keyFile = path.join(deployment.dataDir, 'sandbox-key.txt');
+  const key = fs.readFileSync(keyFile, 'utf8').trim();
+  const companyId = /Demo company: .*\((cmp_[0-9a-z]+)\)/.exec(out)?.[1];
+
+  const server: TestServer = {
+    url,
+    key,
+    companyId,
+    dataDir: deployment.dataDir,
+    databaseUrl: deployment.databaseUrl,
+    engine: deployment.engine,
+    deployment,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    exited,
+    api(pathname, init = {}) {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(init.headers ?? {}) };
+      let body: string | undefined;
+      if (init.body !== undefined) {
+        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      return fetch(`${url}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+    },
+    async stop(stopOpts = {}) {
+      if (!exitInfo) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      const info = await exited;
+      clearTimeout(timer);
+      if (!stopOpts.keep) await deployment.destroy();
+      return info;
+    },
+    cli: (...args) => runCli(deployment, args),
+  };
+  return server;
+}
+
+/** Polls `check` once a second until it returns true or `timeoutMs` passes; returns the elapsed ms, or undefined. */
+export async function pollEverySecond(check: () => Promise<boolean>, timeoutMs: number): Promise<number | undefined> {
+  const started = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - started;
+    if (Date.now() - started >= timeoutMs) return undefined;
+    await sleep(1_000);
+  }
+}
+
+// ---- request fixtures ------------------------------------------------------
+
+export const BUYER = {
+  name: 'Maria da Silva',
+  document: '52998224725',
+  email: 'maria@example.com',
+  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
+};
+
+export function pixBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-pix', buyer: BUYER, ...overrides };
+}
+
+export function boletoBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { amountCents: 10_000, paymentMethod: 'BOLETO', referenceId: 'order-boleto', buyer: BUYER, ...overrides };
+}
+
+let keyCounter = 0;
+/** A fresh Idempotency-Key. */
+export function idemKey(label = 'k'): string {
+  return `${label}-${process.pid}-${Date.now()}-${++keyCounter}`;
+}
