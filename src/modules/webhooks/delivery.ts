@@ -156,7 +156,19 @@ export class DeliveryWorker {
         .where('attempts', '=', d.attempts)
         .returning('id')
         .executeTakeFirst();
-      if (!updated) return;
+      if (!updated) {
+        // Canceled while in flight (registration deleted): it stays CANCELED, but the request
+        // did reach the receiver, so the attempt still goes in the log.
+        const canceled = await trx
+          .updateTable('webhook_deliveries')
+          .set({ attempts: attempt, locked_until: null, updated_at: finishedAt })
+          .where('id', '=', d.id)
+          .where('state', '=', 'CANCELED')
+          .where('attempts', '=', d.attempts)
+          .returning('id')
+          .executeTakeFirst();
+        if (!canceled) return;
+      }
       await trx
         .insertInto('webhook_attempts')
         .values({
