@@ -23,6 +23,7 @@ import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-int
 import { EventService } from './modules/events/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
 export const API_VERSION = '2.0.1';
@@ -37,6 +38,10 @@ export interface AppDeps {
   acquirer: Acquirer;
   /** Seals secrets at rest: webhook secrets and stored idempotent responses. */
   sealer: Sealer;
+  /** Shared with the vault: signs card tickets, authenticates the API's calls to the vault. */
+  internalKey: Buffer;
+  /** Authorizes card payments (the vault over HTTP; in-process in tests). */
+  vault: VaultClient;
   /** DNS for the webhook URL guard (tests inject one; the machine may have no DNS). */
   resolve?: Resolver;
   /** Sends webhook deliveries (tests may inject one). */
@@ -68,6 +73,8 @@ export function buildServices(deps: AppDeps): Services {
     config,
     checkSplitRules: receivables.checkSplitRules,
     sealer,
+    internalKey: deps.internalKey,
+    vault: deps.vault,
   });
   const allowLoopback = config.webhookAllowLoopback;
   return {

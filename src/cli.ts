@@ -1,7 +1,8 @@
 /**
  * `svc`: the roles and the operator commands.
  *
- *   svc serve | api | worker
+ *   svc serve | api | vault | worker
+ *   svc vault rotate-key | retire-keys
  *   svc company create --name N --document D
  *   svc company set-fees ID [--pix-bp N] [--boleto-cents N] [--card-bp N] [--card-2-6-bp N] [--card-7-12-bp N]
  *   svc key issue --company ID [--scopes a,b]     svc key revoke KEY_ID     svc key list --company ID
@@ -17,8 +18,10 @@ import { startRole, type Role } from './roles.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `usage: svc <command>
-  serve                      API + worker in one process (the embedded default)
-  api | worker               one role
+  serve                      API + vault + worker in one process (the embedded default)
+  api | vault | worker       one role
+  vault rotate-key           a new current encryption key (the previous one stays usable 10 minutes at least)
+  vault retire-keys          remove keys superseded more than 10 minutes ago
   company create --name N --document D
   company set-fees ID [--pix-bp N] [--boleto-cents N] [--card-bp N] [--card-2-6-bp N] [--card-7-12-bp N]
   key issue --company ID [--scopes payments:read,payments:write,webhooks:read,webhooks:write]
@@ -102,6 +105,14 @@ async function operate(runtime: Runtime, words: string[], values: Record<string,
       const a = await companies.approveAccount(need(values.document as string, '--document'));
       return { json: a, text: `account ${a.document} approved` };
     }
+    case 'vault rotate-key': {
+      const keyId = await runtime.vault().keys.rotate();
+      return { json: { keyId }, text: `new current vault key ${keyId}` };
+    }
+    case 'vault retire-keys': {
+      const retired = await runtime.vault().keys.retire();
+      return { json: { retired }, text: retired.length > 0 ? `retired ${retired.join(', ')}` : 'no key to retire' };
+    }
     default:
       throw new UsageError(`unknown command: ${words.join(' ')}`);
   }
@@ -131,7 +142,7 @@ async function main(argv: string[]): Promise<number> {
     throw err;
   }
   const role = positionals[0] as Role;
-  if (positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'worker')) {
+  if (positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'vault' || role === 'worker')) {
     const runtime = await openRuntime(config);
     const running = await startRole(runtime, role);
     const shutdown = async () => {

@@ -24,6 +24,14 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** 32-byte key (base64) sealing webhook secrets at rest; unset in the sandbox: generated into DATA_DIR. */
   webhookSecretsKey: Buffer | undefined;
+  /** 32 bytes: encrypts the vault's private keys and card data. Unset outside production: generated into DATA_DIR. */
+  vaultMasterKey: Buffer | undefined;
+  /** 32 bytes shared by API and vault: signs card tickets and authenticates the API's calls to the vault. */
+  internalKey: Buffer | undefined;
+  /** Where the API reaches the vault's internal routes. */
+  vaultInternalUrl: string;
+  /** Tokenize attempts allowed per client IP per minute (card-testing defence). */
+  vaultAttemptsPerIpPerMinute: number;
   /** Host and path (no scheme) under which Pix locations are published in the BR Code, field 26-25. */
   pixLocationBase: string;
   /** Name printed in Pix codes when a company name has no usable letters. */
@@ -100,8 +108,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError('PIX_LOCATION_BASE', 'must be a host and path without scheme, at most 40 characters');
   }
   const webhookSecretsKey = base64Key(env, 'WEBHOOK_SECRETS_KEY');
-  if (!webhookSecretsKey && svcEnv === 'production') {
-    throw new ConfigError('WEBHOOK_SECRETS_KEY', 'is required in production (32 random bytes, base64)');
+  const vaultMasterKey = base64Key(env, 'VAULT_MASTER_KEY');
+  const internalKey = base64Key(env, 'INTERNAL_KEY');
+  if (svcEnv === 'production') {
+    for (const [name, value] of [['WEBHOOK_SECRETS_KEY', webhookSecretsKey], ['VAULT_MASTER_KEY', vaultMasterKey], ['INTERNAL_KEY', internalKey]] as const) {
+      if (!value) throw new ConfigError(name, 'is required in production (32 random bytes, base64)');
+    }
   }
   return {
     env: svcEnv,
@@ -116,6 +128,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
     webhookAllowLoopback,
     webhookSecretsKey,
+    vaultMasterKey,
+    internalKey,
+    vaultInternalUrl: url(env, 'VAULT_INTERNAL_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${vaultPort}`,
+    vaultAttemptsPerIpPerMinute: integer(env, 'VAULT_ATTEMPTS_PER_IP_PER_MINUTE', 5, 1, 1_000_000),
     pixLocationBase,
     pixMerchantCity: 'SAO PAULO',
   };

@@ -1,15 +1,17 @@
 /**
- * Roles: `api` (the HTTP API), `worker` (the time-driven loop), and `serve`
- * (both in one process, the embedded default; the vault joins it later).
+ * Roles: `api` (the HTTP API), `vault` (the card vault, on its own port and
+ * origin), `worker` (deliveries and the time-driven loop), and `serve` (all
+ * three in one process: the embedded default).
  * Each role shuts down cleanly on SIGINT / SIGTERM: stop accepting, finish
  * what runs, close the database.
  */
 import { buildApp } from './app.js';
 import { describeDemo, ensureDemo } from './bootstrap.js';
 import type { Runtime } from './runtime.js';
+import { buildVaultApp } from './modules/vault/index.js';
 import { startWorker } from './workers/worker.js';
 
-export type Role = 'serve' | 'api' | 'worker';
+export type Role = 'serve' | 'api' | 'vault' | 'worker';
 
 export async function startRole(runtime: Runtime, role: Role): Promise<{ stop(): Promise<void>; apiUrl?: string }> {
   const { config, log } = runtime;
@@ -17,6 +19,22 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
   let apiUrl: string | undefined;
   // Before listening, so that once /readyz answers the demo key file exists.
   const demo = role === 'serve' ? await ensureDemo(runtime) : undefined;
+
+  if (role === 'serve' || role === 'vault') {
+    // First, so the API finds an encryption key for the card intents it creates.
+    const vault = runtime.vault();
+    await vault.keys.ensureCurrent();
+    const app = await buildVaultApp({
+      env: config.env,
+      db: runtime.database.db,
+      ...vault,
+      internalKey: runtime.deps.internalKey,
+      logger: log.child({ role: 'vault' }),
+    });
+    const address = await app.listen({ port: config.vaultPort, host: config.host });
+    log.info({ address, publicUrl: config.publicVaultUrl }, 'vault listening');
+    stops.push(() => app.close());
+  }
 
   if (role === 'serve' || role === 'api') {
     const app = await buildApp({ ...runtime.deps, logger: log.child({ role: 'api' }) }, runtime.services);

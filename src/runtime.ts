@@ -16,6 +16,7 @@ import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { SimulatedAcquirer } from './modules/acquirer/index.js';
+import { buildVault, httpVaultClient, type Vault } from './modules/vault/index.js';
 
 export interface Runtime {
   config: Config;
@@ -23,6 +24,8 @@ export interface Runtime {
   database: DatabaseHandle;
   deps: AppDeps;
   services: Services;
+  /** The vault's services (built on first use: only the vault role and its CLI commands need the master key). */
+  vault(): Vault;
   close(): Promise<void>;
 }
 
@@ -52,17 +55,26 @@ function lockEmbeddedDatabase(dataDir: string): () => void {
   return () => fs.rmSync(lockFile, { force: true });
 }
 
-/** The key sealing secrets at rest: from WEBHOOK_SECRETS_KEY, or (sandbox) generated once into DATA_DIR. */
-export function loadSealer(config: Config): Sealer {
-  if (config.webhookSecretsKey) return aesGcmSealer(config.webhookSecretsKey);
-  const file = path.join(config.dataDir, 'secrets.key');
-  fs.mkdirSync(config.dataDir, { recursive: true });
+/**
+ * A 32-byte key from the environment or, outside production (where the
+ * configuration demands the variable), generated once into DATA_DIR with
+ * mode 0600 and read back on every later start.
+ */
+export function keyFromEnvOrDataDir(fromEnv: Buffer | undefined, dataDir: string, fileName: string): Buffer {
+  if (fromEnv) return fromEnv;
+  const file = path.join(dataDir, fileName);
+  fs.mkdirSync(dataDir, { recursive: true });
   try {
     fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  return aesGcmSealer(Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64'));
+  return Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
+}
+
+/** The sealer of secrets at rest: WEBHOOK_SECRETS_KEY, or (sandbox) DATA_DIR/secrets.key. */
+export function loadSealer(config: Config): Sealer {
+  return aesGcmSealer(keyFromEnvOrDataDir(config.webhookSecretsKey, config.dataDir, 'secrets.key'));
 }
 
 async function migrateWhenReachable(database: DatabaseHandle, log: Logger): Promise<void> {
@@ -87,20 +99,37 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
   });
   await migrateWhenReachable(database, log);
   const clock = systemClock;
+  const acquirer = new SimulatedAcquirer(database.db, clock);
+  const internalKey = keyFromEnvOrDataDir(config.internalKey, config.dataDir, 'internal.key');
   const deps: AppDeps = {
     config,
     db: database.db,
     clock,
     newId,
-    acquirer: new SimulatedAcquirer(database.db, clock),
+    acquirer,
     sealer: loadSealer(config),
+    internalKey,
+    vault: httpVaultClient(config.vaultInternalUrl, internalKey),
   };
+  let vault: Vault | undefined;
   return {
     config,
     log,
     database,
     deps,
     services: buildServices(deps),
+    vault() {
+      vault ??= buildVault({
+        db: database.db,
+        clock,
+        newId,
+        acquirer,
+        masterKey: keyFromEnvOrDataDir(config.vaultMasterKey, config.dataDir, 'vault-master.key'),
+        internalKey,
+        attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
+      });
+      return vault;
+    },
     async close() {
       await database.close();
       unlock();

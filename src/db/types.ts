@@ -190,6 +190,42 @@ export interface AcquirerChargesTable {
   created_at: Timestamp;
 }
 
+export interface VaultKeysTable {
+  key_id: string;
+  public_jwk: Json<Record<string, unknown>>;
+  /** The private JWK, sealed with a key derived from VAULT_MASTER_KEY. */
+  private_sealed: string;
+  created_at: Timestamp;
+  /** Set when a newer key became current; the key still decrypts until retired. */
+  superseded_at: Timestamp | null;
+}
+
+export interface VaultTokensTable {
+  id: string;
+  /** SHA-256 of the `vtk_` token; the token itself is not stored. */
+  token_hash: string;
+  intent_id: string;
+  company_id: string;
+  brand: string;
+  last4: string;
+  exp_month: number;
+  exp_year: number;
+  /** Number, holder name and expiry, sealed with a key derived from VAULT_MASTER_KEY. */
+  card_sealed: string;
+  /** The CVV, sealed separately so it can be erased once used or expired. */
+  cvv_sealed: string | null;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface VaultAttemptsTable {
+  scope: string;
+  key: string;
+  window_start: Timestamp;
+  count: number;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -202,6 +238,9 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  'vault.keys': VaultKeysTable;
+  'vault.tokens': VaultTokensTable;
+  'vault.attempts': VaultAttemptsTable;
   acquirer_charges: AcquirerChargesTable;
 }
 

@@ -5,7 +5,8 @@
  *  - cancel unpaid Pix / boleto transactions whose payment window closed (event transaction.canceled);
  *  - mark receivables PAID once their expected date has come;
  *  - finish confirmations whose process died between phases (from the acquirer's record);
- *  - purge idempotency keys older than 24 hours.
+ *  - purge idempotency keys older than 24 hours;
+ *  - erase the CVV of card tokens whose intent expired unused.
  * Every step claims rows with FOR UPDATE SKIP LOCKED (or is a single
  * idempotent statement), so any number of workers can run side by side.
  * A failing step (database down) is logged and retried on the next tick.
@@ -16,6 +17,7 @@ import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import type { Clock } from '../lib/clock.js';
+import { sweepVault } from '../modules/vault/index.js';
 
 export interface WorkerOptions {
   db: Db;
@@ -40,6 +42,7 @@ export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>)
     { name: 'recover-confirmations', everyTicks: 5, run: () => services.intents.recoverStuckConfirmations() },
     { name: 'settle-receivables', everyTicks: 10, run: () => services.receivables.settleDue() },
     { name: 'purge-idempotency-keys', everyTicks: 60, run: () => purgeIdempotencyKeys(db, clock) },
+    { name: 'erase-expired-cvvs', everyTicks: 10, run: () => sweepVault(db, clock.now()) },
   ];
 }
 

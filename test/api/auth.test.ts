@@ -15,6 +15,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
+import { buildVault } from '../../src/modules/vault/index.js';
 import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
 import { CompanyService } from '../../src/modules/companies/index.js';
 import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
@@ -198,7 +199,10 @@ describe('database unreachable', () => {
     const handle = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/x', poolSize: 2 });
     const clock = new ManualClock();
     const config = loadConfig({});
-    const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), acquirer: new SimulatedAcquirer(handle.db, clock) };
+    const acquirer = new SimulatedAcquirer(handle.db, clock);
+    const internalKey = randomBytes(32);
+    const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5 }).authorizer;
+    const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), acquirer, internalKey, vault };
     const app = await buildApp(deps, buildServices(deps));
     const key = `svc_test_${randomKeyBody()}`;
     try {

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys } from '../../src/http/idempotency.js';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
-import { SimulatedAcquirer, type Acquirer, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
+import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { RECIPIENTS, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
@@ -22,6 +22,10 @@ class CountingAcquirer implements Acquirer {
   register(request: ChargeRequest): Promise<ChargeRecord> {
     this.registered++;
     return this.inner.register(request);
+  }
+  authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
+    this.registered++;
+    return this.inner.authorizeCard(request);
   }
   findCharge(reference: string): Promise<ChargeRecord | undefined> {
     return this.inner.findCharge(reference);

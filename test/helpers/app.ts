@@ -10,6 +10,7 @@ import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
+import { buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/bootstrap.js';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
@@ -20,6 +21,9 @@ export interface TestApp {
   clock: ManualClock;
   services: Services;
   deps: AppDeps;
+  /** The in-process vault and its HTTP app (/keys, /tokenize, /sdk.js …). */
+  vault: Vault;
+  vaultApp: FastifyInstance;
   companyId: string;
   companyDocument: string;
   key: string;
@@ -30,7 +34,7 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
-  acquirer?: (deps: Omit<AppDeps, 'acquirer'>) => Acquirer;
+  acquirer?: (deps: Omit<AppDeps, 'acquirer' | 'vault'>) => Acquirer;
   /** DNS answers for the webhook URL guard (default: every name resolves to a public address). */
   resolve?: Resolver;
   /** Webhook sender (default: real HTTP through the guarded dispatcher). */
@@ -45,10 +49,17 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const db = await openTestDatabase(engine);
   const clock = new ManualClock('2026-11-21T12:00:00.000Z');
   const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', ...opts.env });
-  const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)) };
+  const internalKey = randomBytes(32);
+  const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), internalKey };
+  const acquirer = opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock);
+  // The vault runs in-process here: its authorizer is the API's VaultClient, its app answers /tokenize through inject.
+  const vault = buildVault({ db: db.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 1_000 });
+  await vault.keys.ensureCurrent();
+  const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });
   const deps: AppDeps = {
     ...base,
-    acquirer: opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock),
+    acquirer,
+    vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
   };
@@ -66,11 +77,14 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     clock,
     services,
     deps,
+    vault,
+    vaultApp,
     companyId: company.id,
     companyDocument: SELLER_DOCUMENT,
     key,
     call: (o) => app.inject({ ...o, headers: { authorization: `Bearer ${key}`, ...(o.headers ?? {}) } }),
     async close() {
+      await vaultApp.close();
       await app.close();
       await db.close();
     },

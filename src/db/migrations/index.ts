@@ -7,9 +7,11 @@ import type { Migration } from 'kysely';
 import * as m001 from './001-spine.js';
 import * as m002 from './002-receivables.js';
 import * as m003 from './003-webhooks.js';
+import * as m004 from './004-vault.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
   '002-receivables': m002,
   '003-webhooks': m003,
+  '004-vault': m004,
 };

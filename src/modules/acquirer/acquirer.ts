@@ -1,6 +1,5 @@
 /**
- * The acquirer: who registers Pix charges and boletos (and, later, authorizes
- * cards). It is called outside any database transaction. Every call carries
+ * The acquirer: who registers Pix charges and boletos and authorizes cards. It is called outside any database transaction. Every call carries
  * our reference (the intent id), and the acquirer keeps its own record under
  * it, so a confirmation interrupted after the call is finished from that
  * record by `findCharge` instead of calling again (never a second charge).
@@ -20,6 +19,16 @@ export interface ChargeRecord {
   approved: boolean;
   refusalCode?: string;
   refusalMessage?: string;
+  /** For cards: what may be shown of the card. Never the number or the CVV. */
+  card?: { brand: string; last4: string };
+}
+
+/** A card authorization; only the vault builds one, since only the vault sees the card. */
+export interface CardAuthorization {
+  reference: string;
+  amountCents: number;
+  installments: number;
+  card: { number: string; cvv: string; expMonth: number; expYear: number; holderName: string; brand: string; last4: string };
 }
 
 /** The acquirer did not answer (timeout, network, 5xx): the outcome is unknown. */
@@ -33,6 +42,8 @@ export class AcquirerUnavailable extends Error {
 export interface Acquirer {
   /** Registers a Pix charge or a boleto; throws AcquirerUnavailable when silent. */
   register(request: ChargeRequest): Promise<ChargeRecord>;
+  /** Authorizes a card (approved or refused); throws AcquirerUnavailable when silent. Called by the vault only. */
+  authorizeCard(request: CardAuthorization): Promise<ChargeRecord>;
   /** The acquirer's record for a reference, if it ever answered for it. */
   findCharge(reference: string): Promise<ChargeRecord | undefined>;
 }

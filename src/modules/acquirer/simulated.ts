@@ -1,11 +1,14 @@
 /**
  * The sandbox acquirer. It answers at once and keeps its record in its own
- * table, like a real acquirer's ledger. An amount of 50200 centavos makes it
- * silent (PROVIDER_ERROR), so sellers can test that path.
+ * table, like a real acquirer's ledger, keyed by our reference: asked twice
+ * for the same reference it answers the first outcome and charges nothing
+ * more. An amount of 50200 centavos (Pix, boleto) or a card ending in 0119
+ * makes it silent (PROVIDER_ERROR); cards ending in 0002 and 0069 are refused.
  */
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { AcquirerUnavailable, type Acquirer, type ChargeRecord, type ChargeRequest } from './acquirer.js';
+import { sandboxAuthorization } from '../vault/card.js';
+import { AcquirerUnavailable, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from './acquirer.js';
 
 export const SILENT_AMOUNT_CENTS = 50_200;
 
@@ -19,21 +22,29 @@ export class SimulatedAcquirer implements Acquirer {
     if (request.method !== 'CREDIT_CARD' && request.amountCents === SILENT_AMOUNT_CENTS) {
       throw new AcquirerUnavailable('The simulated acquirer is silent for an amount of 50200');
     }
-    const existing = await this.findCharge(request.reference);
+    return this.record(request.reference, request.method, request.amountCents, { reference: request.reference, providerId: `sim_${request.reference}`, approved: true });
+  }
+
+  async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
+    const outcome = sandboxAuthorization(request.card.number);
+    if (outcome.outcome === 'silent') throw new AcquirerUnavailable('The simulated acquirer is silent for cards ending in 0119');
+    const card = { brand: request.card.brand, last4: request.card.last4 };
+    const record: ChargeRecord = outcome.outcome === 'approved'
+      ? { reference: request.reference, providerId: `sim_${request.reference}`, approved: true, card }
+      : { reference: request.reference, providerId: `sim_${request.reference}`, approved: false, refusalCode: outcome.refusalCode, refusalMessage: outcome.refusalMessage, card };
+    return this.record(request.reference, 'CREDIT_CARD', request.amountCents, record);
+  }
+
+  /** Keeps the first outcome per reference: a repeated call returns it instead of charging again. */
+  private async record(reference: string, method: string, amountCents: number, record: ChargeRecord): Promise<ChargeRecord> {
+    const existing = await this.findCharge(reference);
     if (existing) return existing;
-    const record: ChargeRecord = { reference: request.reference, providerId: `sim_${request.reference}`, approved: true };
     await this.db
       .insertInto('acquirer_charges')
-      .values({
-        reference: request.reference,
-        method: request.method,
-        amount_cents: request.amountCents,
-        outcome: JSON.stringify(record),
-        created_at: this.clock.now(),
-      })
+      .values({ reference, method, amount_cents: amountCents, outcome: JSON.stringify(record), created_at: this.clock.now() })
       .onConflict((oc) => oc.column('reference').doNothing())
       .execute();
-    return record;
+    return (await this.findCharge(reference)) ?? record;
   }
 
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {

@@ -1,14 +1,18 @@
 /**
- * Confirmation of a Pix or boleto intent, in atomic phases, because it calls
- * the acquirer and no network call may sit inside a database transaction:
+ * Confirmation of an intent, in atomic phases, because it calls the acquirer
+ * (for cards, through the vault) and no network call may sit inside a
+ * database transaction:
  *
  *   1. (caller) lock the intent, check it can be confirmed, mark
  *      `confirm_started_at` (+ the Idempotency-Key), commit. Concurrent
  *      confirms now see a confirmation in progress and get 409.
  *   2. call the acquirer, keyed by the intent id (it keeps its own record).
- *   3. lock the intent again and record the outcome: transaction PENDING,
- *      intent CONFIRMED, event `transaction.created`, stored idempotent
- *      response, all in one commit; or intent FAILED with PROVIDER_ERROR.
+ *   3. lock the intent again and record the outcome in one commit: intent
+ *      CONFIRMED, the transaction (Pix / boleto PENDING with
+ *      `transaction.created`; card approved: `transaction.created` then PAID
+ *      with `transaction.paid`; card refused: `transaction.created` then
+ *      FAILED with `transaction.canceled`), the stored idempotent response;
+ *      or, when the acquirer was silent, intent FAILED with PROVIDER_ERROR.
  *
  * If the process dies between 1 and 3, either a retry with the same key
  * resumes at 2 (the acquirer answers from its record: no second charge), or
@@ -26,7 +30,8 @@ import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquir
 import { recordEvent } from '../events/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, type TransactionService, type TransactionView } from '../transactions/index.js';
-import { boletoDetails, pixDetails, type PixDetails } from './payment-details.js';
+import type { VaultClient } from '../vault/index.js';
+import { boletoDetails, cardDetails, pixDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
 import type { IntentView } from './schemas.js';
@@ -38,7 +43,9 @@ export interface ConfirmationDeps {
   newId: IdGenerator;
   acquirer: Acquirer;
   transactions: TransactionService;
-  config: Pick<Config, 'pixLocationBase' | 'pixMerchantCity'>;
+  config: Pick<Config, 'pixLocationBase' | 'pixMerchantCity' | 'publicVaultUrl'>;
+  /** Card authorizations go to the vault, the only place a card is readable. */
+  vault: VaultClient;
 }
 
 /** What the caller answers: the transaction (POST …/confirm) or the intent holding it (create with `confirm: true`). */
@@ -52,12 +59,29 @@ export const providerError = (): AppError =>
 export class Confirmation {
   constructor(private readonly deps: ConfirmationDeps) {}
 
-  /** Phases 2 and 3 for an intent whose phase 1 committed. Throws PROVIDER_ERROR when the acquirer is silent. */
-  async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
+  /**
+   * Phases 2 and 3 for an intent whose phase 1 committed. Throws PROVIDER_ERROR
+   * when the acquirer is silent. A card token the vault refuses (not this
+   * intent's, spent, expired) charged nothing: the claim is undone so the
+   * buyer can tokenize again, and the error goes to the caller.
+   */
+  async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder, token?: string): Promise<ConfirmationResult> {
     let record: ChargeRecord | undefined;
     try {
-      record = await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
+      record = intent.payment_method === 'CREDIT_CARD'
+        ? await this.deps.vault.authorize({
+            token: token ?? '',
+            intentId: intent.id,
+            companyId: intent.company_id,
+            amountCents: intent.amount_cents,
+            installments: intent.installments,
+          })
+        : await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
     } catch (err) {
+      if (err instanceof AppError && err.code === 'VALIDATION_ERROR') {
+        await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
+        throw err;
+      }
       if (!(err instanceof AcquirerUnavailable)) throw err;
     }
     return this.finish(intent, record, shape, recorder);
@@ -70,6 +94,7 @@ export class Confirmation {
     const transactionId = newId('trx');
     // Rendered outside the transaction; discarded if another path finished the intent first.
     const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, transactionId, now) : undefined;
+    const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
 
     let failed = false;
     const result = await db.transaction().execute(async (trx) => {
@@ -84,7 +109,7 @@ export class Confirmation {
       const company = await trx.selectFrom('companies').select(['fee_plan']).where('id', '=', current.company_id).executeTakeFirstOrThrow();
       const method = current.payment_method as PaymentMethod;
       const feeCents = saleFeeCents(company.fee_plan, method, current.installments, current.amount_cents);
-      const details = pix ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
+      const details = pix ?? card ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
       await insertTransaction(trx, {
         id: transactionId,
         company_id: current.company_id,
@@ -106,9 +131,11 @@ export class Confirmation {
         updated_at: now,
       });
       const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
-      const row = (await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow());
-      const transaction = await transactions.view(trx, row);
+      const row = await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
+      let transaction = await transactions.view(trx, row);
       await recordEvent(trx, newId, now, 'transaction.created', transaction);
+      // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
+      if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
       const out = { transaction, intent: intentView(confirmed, now, transaction) };
       await recorder?.save(trx, 201, shape === 'transaction' ? out.transaction : out.intent);
       return out;

@@ -1,12 +1,13 @@
 /**
- * What the buyer pays with: the Pix BR Code and its QR image, or the boleto
- * barcode and digitable line. The QR image is rendered before the database
+ * What the buyer pays with: the Pix BR Code and its QR image, the boleto
+ * barcode and digitable line, or the card's brand and last 4 digits. The QR image is rendered before the database
  * transaction opens (CPU work holds no row lock); the boleto number comes
  * from a database sequence, so it is taken inside the transaction.
  */
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { Database } from '../../db/types.js';
+import type { ChargeRecord } from '../acquirer/index.js';
 import { buildBoleto, sandboxFreeField } from '../boleto/index.js';
 import { buildDynamicBrCode, pixLocationUrl, qrCodePngBase64 } from '../pix/index.js';
 
@@ -15,6 +16,9 @@ export const SANDBOX_BOLETO_BANK = '001';
 
 export interface PixDetails {
   pix: { qrCode: string; qrCodeImageBase64: string; expiresAt: string };
+}
+export interface CardDetails {
+  card: { brand: string; last4: string; refusalCode?: string; refusalMessage?: string };
 }
 export interface BoletoDetails {
   boleto: { digitableLine: string; barcode: string; dueDate: string };
@@ -35,6 +39,14 @@ export async function pixDetails(input: {
     merchantCity: input.merchantCity,
   });
   return { pix: { qrCode, qrCodeImageBase64: await qrCodePngBase64(qrCode), expiresAt: input.expiresAt.toISOString() } };
+}
+
+/** What a card transaction shows of the card and of a refusal; never more of the card. */
+export function cardDetails(record: ChargeRecord): CardDetails {
+  const card = { brand: record.card?.brand ?? 'unknown', last4: record.card?.last4 ?? '' };
+  return record.approved
+    ? { card }
+    : { card: { ...card, refusalCode: record.refusalCode ?? 'refused', refusalMessage: record.refusalMessage ?? 'The issuer refused the payment.' } };
 }
 
 export async function boletoDetails(ex: Kysely<Database>, amountCents: number, dueDate: string): Promise<BoletoDetails> {

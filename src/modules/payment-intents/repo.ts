@@ -22,6 +22,16 @@ export async function updateIntent(ex: Ex, id: string, changes: Updateable<Payme
   return ex.updateTable('payment_intents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** Undoes a confirmation claim that charged nothing (the vault refused the token). */
+export async function releaseConfirmation(ex: Ex, id: string, at: Date): Promise<void> {
+  await ex
+    .updateTable('payment_intents')
+    .set({ confirm_started_at: null, confirm_key: null, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .execute();
+}
+
 /** Persists EXPIRED on unconfirmed intents past their lifetime (reads already show it); returns how many. */
 export async function expireIntents(ex: Ex, now: Date): Promise<number> {
   const result = await ex

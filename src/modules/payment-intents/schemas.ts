@@ -56,6 +56,20 @@ export const ConfirmBody = Type.Union(
   { description: 'No body for Pix and boleto' },
 );
 
+export const CardTokenizationSchema = Type.Object({
+  vaultUrl: Type.String({ description: 'the vault origin: load {vaultUrl}/sdk.js and mount SvcVault' }),
+  ticket: Type.String({ description: 'authorizes tokenizing one card for this intent; expires with it' }),
+  encryptionKey: Type.Object({
+    kty: Type.Literal('RSA'),
+    kid: Type.String(),
+    alg: Type.Literal('RSA-OAEP-256'),
+    use: Type.Literal('enc'),
+    n: Type.String(),
+    e: Type.String(),
+  }),
+});
+export type CardTokenization = Static<typeof CardTokenizationSchema>;
+
 export const IntentSchema = Type.Object(
   {
     id: Type.String(),
@@ -70,6 +84,7 @@ export const IntentSchema = Type.Object(
     metadata: MetadataSchema,
     transactionId: Type.Optional(Type.String()),
     transaction: Type.Optional(TransactionSchema),
+    cardTokenization: Type.Optional(CardTokenizationSchema),
     expiresAt: Timestamp,
     createdAt: Timestamp,
     updatedAt: Timestamp,

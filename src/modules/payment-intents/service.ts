@@ -19,7 +19,8 @@ import type { Acquirer } from '../acquirer/index.js';
 import { Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
 import * as repo from './repo.js';
 import { blockedMove, boletoDueDate, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate } from './rules.js';
-import type { CreateIntentInput, IntentView } from './schemas.js';
+import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
+import { listPublicKeys, signTicket } from '../vault/index.js';
 import type { TransactionView } from '../transactions/index.js';
 import { intentView } from './view.js';
 
@@ -34,6 +35,8 @@ export interface IntentDeps extends ConfirmationDeps {
   checkSplitRules: SplitRulesCheck;
   /** Seals the responses that recovery stores under an interrupted request's Idempotency-Key. */
   sealer: Sealer;
+  /** Signs card tickets (shared with the vault, which verifies them). */
+  internalKey: Buffer;
 }
 
 export class PaymentIntentService {
@@ -54,12 +57,15 @@ export class PaymentIntentService {
     if (confirmNow && recorder) {
       // A retry whose first attempt died after creating the intent resumes it instead of creating another.
       const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
-      if (earlier) return (await this.resume(earlier, 'intent', recorder)).intent;
+      if (earlier) return (await this.confirmation.run(earlier, 'intent', recorder)).intent;
     }
     const method = input.paymentMethod;
+    const id = newId('pi');
+    const expiresAt = new Date(now.getTime() + INTENT_LIFETIME_MS);
+    const tokenization = method === 'CREDIT_CARD' ? await this.tokenization(id, companyId, expiresAt) : undefined;
     const row = await db.transaction().execute(async (trx) => {
       const inserted = await repo.insertIntent(trx, {
-        id: newId('pi'),
+        id,
         company_id: companyId,
         status: method === 'CREDIT_CARD' ? 'REQUIRES_TOKEN' : 'REQUIRES_CONFIRMATION',
         amount_cents: input.amountCents,
@@ -72,7 +78,7 @@ export class PaymentIntentService {
         metadata: input.metadata ? JSON.stringify(input.metadata) : null,
         pix_expires_in_seconds: method === 'PIX' ? (input.pix?.expiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) : null,
         boleto_due_date: method === 'BOLETO' ? boletoDueDate(input, now) : null,
-        expires_at: new Date(now.getTime() + INTENT_LIFETIME_MS),
+        expires_at: expiresAt,
         confirm_started_at: confirmNow ? now : null,
         confirm_key: null,
         create_key: confirmNow ? (recorder?.key ?? null) : null,
@@ -80,17 +86,31 @@ export class PaymentIntentService {
         created_at: now,
         updated_at: now,
       });
-      if (!confirmNow) await recorder?.save(trx, 201, intentView(inserted, now));
+      if (!confirmNow) await recorder?.save(trx, 201, intentView(inserted, now, undefined, tokenization));
       return inserted;
     });
-    if (!confirmNow) return intentView(row, now);
+    if (!confirmNow) return intentView(row, now, undefined, tokenization);
     return (await this.confirmation.run(row, 'intent', recorder)).intent;
   }
 
   async get(companyId: string, id: string): Promise<IntentView> {
     const row = isId('pi', id) ? await repo.findIntent(this.deps.db, companyId, id) : undefined;
     if (!row) throw notFound('Payment intent');
-    return intentView(row, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const tokenization = effectiveStatus(row, now) === 'REQUIRES_TOKEN' ? await this.tokenization(row.id, companyId, row.expires_at) : undefined;
+    return intentView(row, now, undefined, tokenization);
+  }
+
+  /** What the buyer's page needs to send the card to the vault: its URL, a ticket for this intent, the current key. */
+  private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<CardTokenization> {
+    const key = (await listPublicKeys(this.deps.db)).find((k) => k.current);
+    if (!key) {
+      const error = new AppError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role');
+      error.retryAfterSeconds = 5;
+      throw error;
+    }
+    const ticket = await signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
+    return { vaultUrl: this.deps.config.publicVaultUrl, ticket, encryptionKey: key.jwk };
   }
 
   /** POST /v2/payment-intents/{id}/confirm. The Idempotency-Key (required) names the confirmation. */
@@ -115,16 +135,15 @@ export class PaymentIntentService {
         if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
         return { blocked };
       }
-      if (row.payment_method === 'CREDIT_CARD') {
-        if (!token) throw new AppError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]);
-        throw new AppError('VALIDATION_ERROR', 'Card payments are not enabled in this deployment yet', [{ field: 'token', message: 'card tokens are not accepted yet' }]);
+      if (row.payment_method === 'CREDIT_CARD' && !token) {
+        throw new AppError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]);
       }
       return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
     });
     // Thrown after commit so that persisting EXPIRED is not rolled back.
     if ('blocked' in claimed) throw claimed.blocked;
     if ('done' in claimed) return claimed.done.transaction;
-    return (await this.resume(claimed.resume, 'transaction', recorder)).transaction;
+    return (await this.confirmation.run(claimed.resume, 'transaction', recorder, token)).transaction;
   }
 
   async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<IntentView> {
@@ -148,10 +167,6 @@ export class PaymentIntentService {
     });
     if ('blocked' in outcome) throw outcome.blocked;
     return outcome.canceled;
-  }
-
-  private resume(row: PaymentIntentRow, shape: 'transaction' | 'intent', recorder: ResponseRecorder) {
-    return this.confirmation.run(row, shape, recorder);
   }
 
   /** Worker: persists EXPIRED on intents past their lifetime. */

@@ -2,9 +2,9 @@
 import type { PaymentIntentRow } from '../../db/types.js';
 import type { TransactionView } from '../transactions/index.js';
 import { effectiveStatus } from './rules.js';
-import type { IntentView } from './schemas.js';
+import type { CardTokenization, IntentView } from './schemas.js';
 
-export function intentView(row: PaymentIntentRow, now: Date, transaction?: TransactionView): IntentView {
+export function intentView(row: PaymentIntentRow, now: Date, transaction?: TransactionView, cardTokenization?: CardTokenization): IntentView {
   return {
     id: row.id,
     status: effectiveStatus(row, now),
@@ -18,6 +18,7 @@ export function intentView(row: PaymentIntentRow, now: Date, transaction?: Trans
     metadata: row.metadata ?? {},
     ...(row.transaction_id ? { transactionId: row.transaction_id } : {}),
     ...(transaction ? { transaction } : {}),
+    ...(cardTokenization ? { cardTokenization } : {}),
     expiresAt: row.expires_at.toISOString(),
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),

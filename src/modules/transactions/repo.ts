@@ -49,12 +49,13 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
 export async function updateTransactionStatus(
   ex: Ex,
   id: string,
-  status: 'PAID' | 'CANCELED',
+  status: 'PAID' | 'CANCELED' | 'FAILED',
   at: Date,
 ): Promise<TransactionRow> {
+  const when = status === 'PAID' ? { paid_at: at } : status === 'CANCELED' ? { canceled_at: at } : {};
   return ex
     .updateTable('transactions')
-    .set({ status, updated_at: at, ...(status === 'PAID' ? { paid_at: at } : { canceled_at: at }) })
+    .set({ status, updated_at: at, ...when })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();

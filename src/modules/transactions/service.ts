@@ -76,8 +76,11 @@ export class TransactionService {
     return { data, hasMore: rows.length > limit };
   }
 
-  /** Moves a locked PENDING row to PAID or CANCELED and writes its event; returns the new view. */
-  async transition(trx: Transaction<Database>, row: TransactionRow, to: 'PAID' | 'CANCELED', at: Date): Promise<TransactionView> {
+  /**
+   * Moves a locked PENDING row to PAID, CANCELED or FAILED (a refused card) and
+   * writes its event (`transaction.paid`, else `transaction.canceled`); returns the new view.
+   */
+  async transition(trx: Transaction<Database>, row: TransactionRow, to: 'PAID' | 'CANCELED' | 'FAILED', at: Date): Promise<TransactionView> {
     const updated = await repo.updateTransactionStatus(trx, row.id, to, at);
     if (to === 'PAID') await this.deps.receivables.onPaid(trx, updated, at);
     const view = await this.view(trx, updated);

@@ -1,0 +1,81 @@
+/**
+ * Card authorization, inside the vault (the only code that reads a card).
+ * The API asks with a token and the intent it confirms; the vault checks the
+ * token is this intent's and unused, decrypts the card, calls the acquirer
+ * keyed by the intent id, and erases the CVV.
+ *
+ * Never a second charge: the acquirer keeps one outcome per intent id, and an
+ * outcome already recorded for the intent is returned as it is. A token is
+ * single use: once spent it is refused for any intent, except to resume its
+ * own intent's authorization when the acquirer has no outcome for it yet (the
+ * process died between spending the token and the acquirer's answer).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/database.js';
+import { validationError } from '../../http/errors.js';
+import type { Clock } from '../../lib/clock.js';
+import type { Acquirer, ChargeRecord } from '../acquirer/index.js';
+import type { VaultSealers } from './master-key.js';
+import { hashToken } from './tokenize.js';
+
+export interface AuthorizeRequest {
+  token: string;
+  intentId: string;
+  companyId: string;
+  amountCents: number;
+  installments: number;
+}
+
+/** The bearer the API presents on the vault's internal routes, derived from INTERNAL_KEY. */
+export function internalBearer(internalKey: Buffer): string {
+  return createHmac('sha256', internalKey).update('svc-vault-internal/v1').digest('hex');
+}
+
+export function isInternalBearer(internalKey: Buffer, header: string | undefined): boolean {
+  const expected = Buffer.from(`Bearer ${internalBearer(internalKey)}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+export class CardAuthorizer {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sealers: VaultSealers,
+    private readonly acquirer: Acquirer,
+  ) {}
+
+  /** Throws VALIDATION_ERROR (field `token`) for a bad token, AcquirerUnavailable when the acquirer is silent. */
+  async authorize(req: AuthorizeRequest): Promise<ChargeRecord> {
+    const earlier = await this.acquirer.findCharge(req.intentId);
+    if (earlier) return earlier;
+    const now = this.clock.now();
+    const row = await this.db.transaction().execute(async (trx) => {
+      const token = await trx.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(req.token)).forUpdate().executeTakeFirst();
+      if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
+        throw validationError('token', 'is not a card token of this payment intent');
+      }
+      if (token.used_at) throw validationError('token', 'was already used; tokenize the card again');
+      if (token.expires_at.getTime() <= now.getTime()) throw validationError('token', 'expired with its payment intent');
+      await trx.updateTable('vault.tokens').set({ used_at: now }).where('id', '=', token.id).execute();
+      return token;
+    }).catch(async (err: unknown) => {
+      // A spent token may resume its own intent when the acquirer never answered for it.
+      const token = await this.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(req.token)).executeTakeFirst();
+      if (token?.used_at && token.intent_id === req.intentId && token.company_id === req.companyId && token.cvv_sealed) return token;
+      throw err;
+    });
+    if (!row.cvv_sealed) throw validationError('token', 'was already used; tokenize the card again');
+    const card = JSON.parse(this.sealers.cards.open(row.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
+    try {
+      return await this.acquirer.authorizeCard({
+        reference: req.intentId,
+        amountCents: req.amountCents,
+        installments: req.installments,
+        card: { ...card, cvv: this.sealers.cards.open(row.cvv_sealed), brand: row.brand, last4: row.last4 },
+      });
+    } finally {
+      await this.db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', row.id).execute();
+    }
+  }
+}

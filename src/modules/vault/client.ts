@@ -1,0 +1,43 @@
+/**
+ * How the API asks the vault to authorize a card: an HTTP call to the vault's
+ * internal route, authenticated with a bearer derived from INTERNAL_KEY. The
+ * API never sees the card; it gets the acquirer's outcome (brand and last 4
+ * digits at most). A vault that cannot be reached, or answers 5xx, is treated
+ * like a silent acquirer: the outcome is unknown, the intent FAILS, and the
+ * acquirer's ledger (keyed by intent id) guarantees no charge is repeated.
+ */
+import { request } from 'undici';
+import { AppError, type ErrorBody } from '../../http/errors.js';
+import { AcquirerUnavailable, type ChargeRecord } from '../acquirer/index.js';
+import { internalBearer, type AuthorizeRequest } from './authorize.js';
+
+export interface VaultClient {
+  authorize(req: AuthorizeRequest): Promise<ChargeRecord>;
+}
+
+const AUTHORIZE_TIMEOUT_MS = 15_000;
+
+export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClient {
+  const bearer = `Bearer ${internalBearer(internalKey)}`;
+  return {
+    async authorize(req) {
+      let response;
+      try {
+        response = await request(new URL('/internal/authorize', baseUrl), {
+          method: 'POST',
+          headers: { authorization: bearer, 'content-type': 'application/json' },
+          body: JSON.stringify(req),
+          signal: AbortSignal.timeout(AUTHORIZE_TIMEOUT_MS),
+        });
+      } catch (err) {
+        throw new AcquirerUnavailable(`vault unreachable: ${(err as Error).message}`);
+      }
+      const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody>) | undefined;
+      if (response.statusCode === 200 && body) return body;
+      if (response.statusCode === 400 && body?.code === 'VALIDATION_ERROR') {
+        throw new AppError('VALIDATION_ERROR', body.message ?? 'Invalid token', body.details);
+      }
+      throw new AcquirerUnavailable(`vault answered ${response.statusCode}`);
+    },
+  };
+}

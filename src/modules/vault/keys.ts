@@ -1,0 +1,103 @@
+/**
+ * The vault's encryption keys: RSA key pairs for RSA-OAEP-256 / A256GCM JWE.
+ * The newest key is current (first in /keys, carried by each card intent);
+ * after a rotation the previous key stays listed and decrypts until it is
+ * retired, at least KEY_OVERLAP_MS after it was superseded, so a card
+ * encrypted by a page loaded just before the rotation still tokenizes.
+ */
+import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import type { Db } from '../../db/database.js';
+import type { Sealer } from '../../lib/aes-gcm.js';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+
+export const KEY_ALG = 'RSA-OAEP-256';
+export const KEY_ENC = 'A256GCM';
+export const KEY_OVERLAP_MS = 10 * 60_000;
+
+export interface PublicKeyView {
+  keyId: string;
+  alg: typeof KEY_ALG;
+  enc: typeof KEY_ENC;
+  current: boolean;
+  jwk: { kty: 'RSA'; kid: string; alg: typeof KEY_ALG; use: 'enc'; n: string; e: string };
+}
+
+/** The public halves, current first; needs no master key (the API reads them for card intents). */
+export async function listPublicKeys(db: Db): Promise<PublicKeyView[]> {
+  const rows = await db.selectFrom('vault.keys').select(['key_id', 'public_jwk', 'superseded_at', 'created_at']).orderBy('created_at', 'desc').execute();
+  return rows.map((row) => ({
+    keyId: row.key_id,
+    alg: KEY_ALG,
+    enc: KEY_ENC,
+    current: row.superseded_at === null,
+    jwk: row.public_jwk as PublicKeyView['jwk'],
+  }));
+}
+
+export class VaultKeys {
+  private readonly privateKeys = new Map<string, Promise<CryptoKey>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly sealer: Sealer,
+  ) {}
+
+  /** Creates the first key if there is none (the vault's first start). */
+  async ensureCurrent(): Promise<void> {
+    const any = await this.db.selectFrom('vault.keys').select('key_id').where('superseded_at', 'is', null).executeTakeFirst();
+    if (!any) await this.rotate();
+  }
+
+  /** A new current key; the previous current one is superseded but stays usable. Returns the new key id. */
+  async rotate(): Promise<string> {
+    const { publicKey, privateKey } = await generateKeyPair(KEY_ALG, { modulusLength: 2048, extractable: true });
+    const keyId = `vk_${newId('key').slice(4)}`;
+    const pub = await exportJWK(publicKey);
+    const priv = await exportJWK(privateKey);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('vault.keys').set({ superseded_at: now }).where('superseded_at', 'is', null).execute();
+      await trx
+        .insertInto('vault.keys')
+        .values({
+          key_id: keyId,
+          public_jwk: JSON.stringify({ kty: 'RSA', kid: keyId, alg: KEY_ALG, use: 'enc', n: pub.n, e: pub.e }),
+          private_sealed: this.sealer.seal(JSON.stringify(priv)),
+          created_at: now,
+          superseded_at: null,
+        })
+        .execute();
+    });
+    return keyId;
+  }
+
+  /** Deletes keys superseded at least KEY_OVERLAP_MS ago; returns their ids. */
+  async retire(): Promise<string[]> {
+    const cutoff = new Date(this.clock.now().getTime() - KEY_OVERLAP_MS);
+    const rows = await this.db.deleteFrom('vault.keys').where('superseded_at', '<=', cutoff).returning('key_id').execute();
+    for (const row of rows) this.privateKeys.delete(row.key_id);
+    return rows.map((r) => r.key_id);
+  }
+
+  /** Every usable key, current first. */
+  list(): Promise<PublicKeyView[]> {
+    return listPublicKeys(this.db);
+  }
+
+  /** The private key of a usable key id, or undefined (unknown or retired). Imported once, then cached. */
+  async privateKey(keyId: string): Promise<CryptoKey | undefined> {
+    const row = await this.db.selectFrom('vault.keys').select('private_sealed').where('key_id', '=', keyId).executeTakeFirst();
+    if (!row) {
+      this.privateKeys.delete(keyId);
+      return undefined;
+    }
+    let key = this.privateKeys.get(keyId);
+    if (!key) {
+      key = importJWK(JSON.parse(this.sealer.open(row.private_sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
+      this.privateKeys.set(keyId, key);
+    }
+    return key;
+  }
+}

@@ -1,0 +1,35 @@
+/** The vault's services over one database, from the master key (sealing) and the internal key (tickets). */
+import type { Db } from '../../db/database.js';
+import type { Clock } from '../../lib/clock.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { Acquirer } from '../acquirer/index.js';
+import { CardAuthorizer } from './authorize.js';
+import { VaultKeys } from './keys.js';
+import { vaultSealers } from './master-key.js';
+import { Tokenizer } from './tokenize.js';
+
+export interface VaultDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  acquirer: Acquirer;
+  masterKey: Buffer;
+  internalKey: Buffer;
+  attemptsPerIpPerMinute: number;
+}
+
+export interface Vault {
+  keys: VaultKeys;
+  tokenizer: Tokenizer;
+  authorizer: CardAuthorizer;
+}
+
+export function buildVault(deps: VaultDeps): Vault {
+  const sealers = vaultSealers(deps.masterKey);
+  const keys = new VaultKeys(deps.db, deps.clock, sealers.keys);
+  return {
+    keys,
+    tokenizer: new Tokenizer({ ...deps, keys, sealers }),
+    authorizer: new CardAuthorizer(deps.db, deps.clock, sealers, deps.acquirer),
+  };
+}

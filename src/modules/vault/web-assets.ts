@@ -1,0 +1,38 @@
+/**
+ * The vault's browser files (web/vault): the SDK the seller's page includes
+ * and the hosted fields page inside the iframe. Read once, served with a
+ * strong ETag and a 5-minute public cache; a matching If-None-Match is 304.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** web/ at the repository root; the same relative path from src/ (tsx) and dist/ (build). */
+export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web');
+
+interface Asset {
+  body: Buffer;
+  etag: string;
+}
+
+const cache = new Map<string, Asset>();
+
+export function loadAsset(relative: string): Asset {
+  let asset = cache.get(relative);
+  if (!asset) {
+    const body = fs.readFileSync(path.join(WEB_ROOT, relative));
+    asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+    cache.set(relative, asset);
+  }
+  return asset;
+}
+
+export function serveAsset(request: FastifyRequest, reply: FastifyReply, relative: string, contentType: string): FastifyReply {
+  const asset = loadAsset(relative);
+  reply.header('Cache-Control', 'public, max-age=300').header('ETag', asset.etag).header('X-Content-Type-Options', 'nosniff');
+  const match = request.headers['if-none-match'];
+  if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) return reply.code(304).send();
+  return reply.type(contentType).send(asset.body);
+}
