@@ -17,10 +17,25 @@ function collect(dir, out = []) {
 }
 
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : [...collect('src'), ...collect('test')].sort();
+let files = only.length > 0 ? only : [...collect('src'), ...collect('test')].sort();
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL pass did not run: TEST_DATABASE_URL is not set, database tests ran on PGlite only.');
+}
+
+// Browser tests (*.browser.test.ts) drive Debian's Chromium. In CI a missing
+// browser is a failure; on a laptop without it they are left out, said in one line.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+  if (process.env.CI) {
+    console.error(`Browser tests cannot run: no Chromium at ${chromium} (install Debian's chromium package).`);
+    process.exit(1);
+  }
+  const browserFiles = files.filter((f) => f.endsWith('.browser.test.ts'));
+  if (browserFiles.length > 0) {
+    console.log(`Browser tests did not run: no Chromium at ${chromium} (apt-get install chromium); ${browserFiles.length} files left out.`);
+    files = files.filter((f) => !f.endsWith('.browser.test.ts'));
+  }
 }
 
 const result = spawnSync(
