@@ -55,24 +55,19 @@ export class CardAuthorizer {
       if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
         throw validationError('token', 'is not a card token of this payment intent');
       }
-      if (token.used_at) throw validationError('token', 'was already used; tokenize the card again');
       if (token.expires_at.getTime() <= now.getTime()) throw validationError('token', 'expired with its payment intent');
-      await trx.updateTable('vault.tokens').set({ used_at: now }).where('id', '=', token.id).execute();
+      // Spent and still holding its CVV: the authorization of this same intent was interrupted; resume it.
+      if (token.used_at && !token.cvv_sealed) throw validationError('token', 'was already used; tokenize the card again');
+      if (!token.used_at) await trx.updateTable('vault.tokens').set({ used_at: now }).where('id', '=', token.id).execute();
       return token;
-    }).catch(async (err: unknown) => {
-      // A spent token may resume its own intent when the acquirer never answered for it.
-      const token = await this.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(req.token)).executeTakeFirst();
-      if (token?.used_at && token.intent_id === req.intentId && token.company_id === req.companyId && token.cvv_sealed) return token;
-      throw err;
     });
-    if (!row.cvv_sealed) throw validationError('token', 'was already used; tokenize the card again');
     const card = JSON.parse(this.sealers.cards.open(row.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
     try {
       return await this.acquirer.authorizeCard({
         reference: req.intentId,
         amountCents: req.amountCents,
         installments: req.installments,
-        card: { ...card, cvv: this.sealers.cards.open(row.cvv_sealed), brand: row.brand, last4: row.last4 },
+        card: { ...card, cvv: this.sealers.cards.open(row.cvv_sealed!), brand: row.brand, last4: row.last4 },
       });
     } finally {
       await this.db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', row.id).execute();
