@@ -19,6 +19,7 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Acquirer } from './modules/acquirer/index.js';
 import { CompanyService } from './modules/companies/index.js';
+import { demoRoutes } from './modules/demo/routes.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { EventService } from './modules/events/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
@@ -134,5 +135,6 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   receivableRoutes(app, services.receivables);
   webhookRoutes(app, services.webhooks, services.events);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
+  demoRoutes(app, services, deps.config, deps.db);
   return app;
 }

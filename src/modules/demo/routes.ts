@@ -1,0 +1,192 @@
+/**
+ * The sandbox demo checkout (GET /demo/checkout): the first five minutes of a
+ * seller's evaluation. A buyer-facing page pays the demo company by card, Pix
+ * or boleto through the real flow: the card goes to the vault in its iframe,
+ * and these routes play the demo seller's own server, calling the payment
+ * services directly as that company (the browser never holds an API key).
+ *
+ * Sandbox only (no route exists in production). The routes are public, so
+ * they only ever touch what the demo page itself created: intents and
+ * transactions carry `metadata.source = demo-checkout`, and anything else of
+ * the demo company (e.g. what an evaluator creates with the sandbox key) is
+ * 404 here. Hidden from the API reference: they are not part of the API.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../app.js';
+import { DEMO } from '../../bootstrap.js';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
+import { IdParams } from '../../http/common-schemas.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { ResponseRecorder } from '../../http/idempotency.js';
+import { IntentSchema, type CreateIntentInput, type IntentView } from '../payment-intents/index.js';
+import { TransactionSchema, type TransactionView } from '../transactions/index.js';
+import { serveAsset } from '../vault/web-assets.js';
+
+export const DEMO_SOURCE = 'demo-checkout';
+export const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
+/** R$ 999.999,99: the most the demo page charges. */
+export const DEMO_MAX_AMOUNT_CENTS = 99_999_999;
+
+/** The fixed buyer of every demo sale (a valid CPF; an address, which boleto requires). */
+export const DEMO_BUYER = {
+  name: 'Maria da Silva',
+  document: '52998224725',
+  email: 'comprador.demo@example.com',
+  address: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100' },
+} as const satisfies CreateIntentInput['buyer'];
+
+const DemoIntentBody = Type.Object(
+  {
+    paymentMethod: Type.Enum(['CREDIT_CARD', 'PIX', 'BOLETO']),
+    amountCents: Type.Optional(Type.Integer({ minimum: 1, maximum: DEMO_MAX_AMOUNT_CENTS })),
+    installments: Type.Optional(Type.Integer({ minimum: 1, maximum: 12 })),
+  },
+  { additionalProperties: false },
+);
+
+const DemoConfirmBody = Type.Object(
+  { token: Type.String({ pattern: '^vtk_', minLength: 5, maxLength: 4100 }) },
+  { additionalProperties: false },
+);
+
+const DemoConfig = Type.Object({ vaultUrl: Type.String(), companyName: Type.String() });
+
+/**
+ * The recorder handed to intents.confirm. That service stores the response of
+ * an idempotent request through save(), inside its own transaction, so a
+ * retry with the same Idempotency-Key replays it. The demo never replays: it
+ * confirms each intent once with a fresh key, and the outcome is read back
+ * from the transaction itself. So save() stores nothing.
+ */
+function nonReplayingRecorder(): ResponseRecorder {
+  return {
+    key: `demo-${randomUUID()}`,
+    async save(_trx: Transaction<Database>, _status: number, _payload: unknown): Promise<void> {},
+  };
+}
+
+/** The policy of the demo page: its own files, plus the vault's script and frame. */
+export function demoPagePolicy(publicVaultUrl: string): string {
+  const vault = new URL(publicVaultUrl).origin;
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${vault}`,
+    `frame-src ${vault}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** Whether an intent or transaction was created by the demo page (its metadata says so). */
+const isDemo = (view: { metadata: object }) => (view.metadata as Record<string, unknown>).source === DEMO_SOURCE;
+
+/**
+ * Registers the demo routes in the sandbox; nothing in production. `db` is
+ * read for one thing: finding the demo company by its document (no service
+ * offers that lookup).
+ */
+export function demoRoutes(app: FastifyInstance, services: Services, config: Config, db: Db): void {
+  if (config.env !== 'sandbox') return;
+
+  let found: { id: string; name: string } | undefined;
+  /** The demo company, looked up on use (tests and the first start create it after the routes exist). */
+  async function demoCompany(): Promise<{ id: string; name: string }> {
+    if (found) return found;
+    const row = await db.selectFrom('companies').select(['id', 'name']).where('document', '=', DEMO.company.document).executeTakeFirst();
+    if (!row) throw new AppError('NOT_FOUND', `This deployment has no demo company (document ${DEMO.company.document}); the demo checkout is unavailable`);
+    found = row;
+    return row;
+  }
+
+  async function demoTransaction(companyId: string, id: string): Promise<TransactionView> {
+    const transaction = await services.transactions.get(companyId, id);
+    if (!isDemo(transaction)) throw notFound('Transaction');
+    return transaction;
+  }
+
+  const hidden = { hide: true } as const;
+  const page = (file: string, type: string) => async (request: FastifyRequest, reply: FastifyReply) => {
+    await demoCompany();
+    return serveAsset(request, reply, `demo/${file}`, type);
+  };
+
+  app.get('/demo/checkout', { schema: hidden }, async (request, reply) => {
+    await demoCompany();
+    reply.header('Content-Security-Policy', demoPagePolicy(config.publicVaultUrl)).header('Referrer-Policy', 'no-referrer');
+    return serveAsset(request, reply, 'demo/checkout.html', 'text/html; charset=utf-8');
+  });
+  app.get('/demo/checkout.js', { schema: hidden }, page('checkout.js', 'application/javascript; charset=utf-8'));
+  app.get('/demo/checkout.css', { schema: hidden }, page('checkout.css', 'text/css; charset=utf-8'));
+
+  app.get('/demo/config', { schema: { ...hidden, response: { 200: DemoConfig } } }, async (_request, reply) => {
+    const company = await demoCompany();
+    reply.header('Cache-Control', 'no-store');
+    return { vaultUrl: config.publicVaultUrl, companyName: company.name };
+  });
+
+  app.post<{ Body: Static<typeof DemoIntentBody> }>(
+    '/demo/intents',
+    { schema: { ...hidden, body: DemoIntentBody, response: { 201: IntentSchema } } },
+    async (request, reply): Promise<IntentView> => {
+      const company = await demoCompany();
+      const { paymentMethod, amountCents = DEMO_DEFAULT_AMOUNT_CENTS, installments } = request.body;
+      const input: CreateIntentInput = {
+        amountCents,
+        paymentMethod,
+        referenceId: `demo-${randomUUID()}`,
+        description: 'Pedido de demonstração',
+        buyer: DEMO_BUYER,
+        metadata: { source: DEMO_SOURCE },
+        ...(installments !== undefined ? { installments } : {}),
+        // Pix and boleto are confirmed by the same call: the page shows the QR code or line at once.
+        ...(paymentMethod === 'CREDIT_CARD' ? {} : { confirm: true }),
+      };
+      const intent = await services.intents.create(company.id, input);
+      reply.code(201).header('Cache-Control', 'no-store');
+      return intent;
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof DemoConfirmBody> }>(
+    '/demo/intents/:id/confirm',
+    { schema: { ...hidden, params: IdParams, body: DemoConfirmBody, response: { 201: TransactionSchema } } },
+    async (request, reply): Promise<TransactionView> => {
+      const company = await demoCompany();
+      const intent = await services.intents.get(company.id, request.params.id);
+      if (!isDemo(intent)) throw notFound('Payment intent');
+      const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, nonReplayingRecorder());
+      reply.code(201).header('Cache-Control', 'no-store');
+      return transaction;
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/demo/transactions/:id/pay',
+    { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
+    async (request, reply): Promise<TransactionView> => {
+      const company = await demoCompany();
+      await demoTransaction(company.id, request.params.id);
+      reply.header('Cache-Control', 'no-store');
+      return services.transactions.settleInSandbox(company.id, request.params.id, 'PAID');
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams> }>(
+    '/demo/transactions/:id',
+    { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
+    async (request, reply): Promise<TransactionView> => {
+      const company = await demoCompany();
+      reply.header('Cache-Control', 'no-store');
+      return demoTransaction(company.id, request.params.id);
+    },
+  );
+}
