@@ -40,6 +40,7 @@ import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
 import {
   REPO_ROOT,
+  childEnv,
   e2eEngine,
   freePort,
   idemKey,
@@ -153,22 +154,8 @@ interface RoleProcess {
   stop(): Promise<ExitInfo>;
 }
 
-/** The environment the harness gives its children (test/helpers/server.ts childEnv), plus `extra`. */
-function roleEnv(deployment: Deployment, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  delete env.DATABASE_URL;
-  delete env.NODE_TEST_CONTEXT;
-  delete env.NODE_OPTIONS;
-  delete env.PORT;
-  env.DATA_DIR = deployment.dataDir;
-  env.SVC_ENV = 'sandbox';
-  env.LOG_LEVEL = 'warn';
-  if (deployment.databaseUrl) env.DATABASE_URL = deployment.databaseUrl;
-  return { ...env, ...extra };
-}
-
 function spawnRole(role: 'api' | 'worker', deployment: Deployment, extra: Record<string, string>): RoleProcess {
-  const child = spawn(process.execPath, [SVC, role], { cwd: REPO_ROOT, env: roleEnv(deployment, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [SVC, role], { cwd: REPO_ROOT, env: childEnv(deployment, extra), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));

@@ -132,7 +132,7 @@ export async function createDeployment(): Promise<Deployment> {
 }
 
 /** The environment of a child (server or CLI) of this deployment, without the test runner's own variables. */
-function childEnv(deployment: Deployment, extra: Record<string, string>): NodeJS.ProcessEnv {
+export function childEnv(deployment: Deployment, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env.DATABASE_URL;
   delete env.NODE_TEST_CONTEXT;
