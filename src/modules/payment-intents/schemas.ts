@@ -45,16 +45,17 @@ export const CreateIntentBody = Type.Object(
 );
 export type CreateIntentInput = Static<typeof CreateIntentBody>;
 
-export const ConfirmBody = Type.Union(
-  [
-    Type.Object(
-      { token: Type.Optional(Type.String({ pattern: '^vtk_', maxLength: 4100, description: 'vault token; card only' })) },
-      { additionalProperties: false },
-    ),
-    Type.Null(),
-  ],
-  { description: 'No body for Pix and boleto' },
-);
+/**
+ * One schema typed object-or-null rather than a union of the two, so a bad
+ * token is reported on `token` alone (a union also reported the null branch's
+ * failure as a bogus `body: must be null` detail).
+ */
+export const ConfirmBody = Type.Unsafe<{ token?: string } | null>({
+  type: ['object', 'null'],
+  properties: { token: { type: 'string', pattern: '^vtk_', maxLength: 4100, description: 'vault token; card only' } },
+  additionalProperties: false,
+  description: 'No body for Pix and boleto',
+});
 
 export const CardTokenizationSchema = Type.Object({
   vaultUrl: Type.String({ description: 'the vault origin: load {vaultUrl}/sdk.js and mount SvcVault' }),

@@ -25,7 +25,15 @@ export interface PublicKeyView {
 
 /** The public halves, current first; needs no master key (the API reads them for card intents). */
 export async function listPublicKeys(db: Db): Promise<PublicKeyView[]> {
-  const rows = await db.selectFrom('vault.keys').select(['key_id', 'public_jwk', 'superseded_at', 'created_at']).orderBy('created_at', 'desc').execute();
+  // Current first (superseded_at NULL), then the most recently superseded; a rotation in the same
+  // millisecond as the key it replaces (same created_at) must not put the old key first.
+  const rows = await db
+    .selectFrom('vault.keys')
+    .select(['key_id', 'public_jwk', 'superseded_at', 'created_at'])
+    .orderBy('superseded_at', (ob) => ob.desc().nullsFirst())
+    .orderBy('created_at', 'desc')
+    .orderBy('key_id', 'desc')
+    .execute();
   return rows.map((row) => ({
     keyId: row.key_id,
     alg: KEY_ALG,

@@ -1,0 +1,488 @@
+/**
+ * The card vault over HTTP (its own Fastify app, driven with inject): the
+ * public keys and their rotation, the JWE round trip of POST /tokenize, card
+ * validation without echoing card data, tickets, the per-ticket and per-IP
+ * attempt limits, body limits, card data at rest and the CVV's erasure, the
+ * browser files (/sdk.js, /hosted-fields) and the internal route's bearer.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes, randomUUID } from 'node:crypto';
+import vm from 'node:vm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
+import pino from 'pino';
+import { newId } from '../../src/lib/ids.js';
+import {
+  KEY_OVERLAP_MS,
+  MAX_ATTEMPTS_PER_TICKET,
+  buildVault,
+  buildVaultApp,
+  hashToken,
+  internalBearer,
+  signTicket,
+} from '../../src/modules/vault/index.js';
+import { runSteps, workerSteps } from '../../src/workers/worker.js';
+import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { engines } from '../helpers/db.js';
+
+const silentLogger = pino({ level: 'silent' });
+const INTENT_LIFETIME_MS = 5 * 60_000;
+
+interface VaultKeyView {
+  keyId: string;
+  alg: string;
+  enc: string;
+  current: boolean;
+  jwk: { kty: string; kid: string; alg: string; use: string; n: string; e: string };
+}
+
+interface Card {
+  number?: unknown;
+  holderName?: unknown;
+  expMonth?: unknown;
+  expYear?: unknown;
+  cvv?: unknown;
+}
+
+interface ErrorBody {
+  code: string;
+  message: string;
+  details?: { field: string; message: string }[];
+}
+
+/** A valid Visa, good through 2030 (the manual clock starts in November 2026). */
+const VISA: Card = { number: '4111111111111111', holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv: '739' };
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+/** `body` followed by the digit that makes it Luhn-valid. */
+function withCheckDigit(body: string): string {
+  for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
+  throw new Error('unreachable');
+}
+
+function assertError(res: LightMyRequestResponse, status: number, code: string, field?: string): ErrorBody {
+  assert.equal(res.statusCode, status, res.body);
+  const body = res.json<ErrorBody>();
+  assert.equal(body.code, code, res.body);
+  assert.deepEqual(Object.keys(body).filter((k) => !['code', 'message', 'details'].includes(k)), [], 'the error body has only code, message, details');
+  if (field !== undefined) assert.deepEqual(body.details?.map((d) => d.field), [field], res.body);
+  return body;
+}
+
+async function encryptCard(card: Card, jwk: VaultKeyView['jwk'] | JWK, kid = (jwk as { kid: string }).kid): Promise<string> {
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid })
+    .encrypt(await importJWK(jwk as JWK, 'RSA-OAEP-256'));
+}
+
+async function listKeys(vaultApp: FastifyInstance): Promise<VaultKeyView[]> {
+  const res = await vaultApp.inject({ method: 'GET', url: '/keys' });
+  assert.equal(res.statusCode, 200, res.body);
+  return res.json<{ keys: VaultKeyView[] }>().keys;
+}
+
+async function currentKey(vaultApp: FastifyInstance): Promise<VaultKeyView> {
+  const [first] = await listKeys(vaultApp);
+  assert.ok(first?.current, 'the first key is the current one');
+  return first;
+}
+
+function postTokenize(vaultApp: FastifyInstance, body: unknown, remoteAddress?: string) {
+  return vaultApp.inject({
+    method: 'POST',
+    url: '/tokenize',
+    headers: { 'content-type': 'application/json' },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
+}
+
+/** A card intent through the API; answers its id, ticket and expiry. */
+async function cardIntent(t: TestApp, overrides: Record<string, unknown> = {}): Promise<{ id: string; ticket: string; expiresAt: string }> {
+  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ paymentMethod: 'CREDIT_CARD', referenceId: `vault-${randomUUID()}`, ...overrides }) });
+  assert.equal(res.statusCode, 201, res.body);
+  const intent = res.json<{ id: string; status: string; expiresAt: string; cardTokenization: { ticket: string } }>();
+  assert.equal(intent.status, 'REQUIRES_TOKEN');
+  return { id: intent.id, ticket: intent.cardTokenization.ticket, expiresAt: intent.expiresAt };
+}
+
+for (const engine of engines()) {
+  describe(`vault (${engine})`, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(engine);
+    });
+    after(() => t.close());
+
+    /** Encrypts `card` with the key /keys lists first and tokenizes it with `ticket`. */
+    const tokenize = async (ticket: string, card: Card = VISA) => {
+      const key = await currentKey(t.vaultApp);
+      return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk) });
+    };
+    const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
+    const runStep = async (name: string) => {
+      const step = workerSteps({ db: t.db.db, clock: t.clock, services: t.services }).find((s) => s.name === name);
+      assert.ok(step, `worker step ${name}`);
+      await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
+    };
+
+    test('GET /keys: the current key with its public JWK, cached 5 minutes', async () => {
+      const res = await t.vaultApp.inject({ method: 'GET', url: '/keys' });
+      assert.equal(res.statusCode, 200);
+      assert.equal(res.headers['cache-control'], 'public, max-age=300');
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      const body = res.json<{ keys: VaultKeyView[] }>();
+      assert.deepEqual(Object.keys(body), ['keys']);
+      assert.equal(body.keys.length, 1);
+      const [key] = body.keys;
+      assert.deepEqual(Object.keys(key!).sort(), ['alg', 'current', 'enc', 'jwk', 'keyId']);
+      assert.equal(key!.alg, 'RSA-OAEP-256');
+      assert.equal(key!.enc, 'A256GCM');
+      assert.equal(key!.current, true);
+      assert.ok(key!.keyId.length > 0);
+      assert.deepEqual(Object.keys(key!.jwk).sort(), ['alg', 'e', 'kid', 'kty', 'n', 'use']);
+      assert.equal(key!.jwk.kty, 'RSA');
+      assert.equal(key!.jwk.kid, key!.keyId);
+      assert.equal(key!.jwk.alg, 'RSA-OAEP-256');
+      assert.equal(key!.jwk.use, 'enc');
+      assert.match(key!.jwk.n, /^[A-Za-z0-9_-]+$/);
+      assert.equal(Buffer.from(key!.jwk.n, 'base64url').length, 256, 'a 2048-bit modulus');
+      assert.equal(key!.jwk.e, 'AQAB');
+    });
+
+    test('JWE round trip: a card encrypted with the /keys key tokenizes → 201 {token, brand, last4, expMonth, expYear} only', async () => {
+      const { ticket } = await cardIntent(t);
+      const res = await tokenize(ticket);
+      assert.equal(res.statusCode, 201, res.body);
+      const body = res.json<Record<string, unknown>>();
+      assert.deepEqual(Object.keys(body).sort(), ['brand', 'expMonth', 'expYear', 'last4', 'token']);
+      assert.match(String(body.token), /^vtk_[A-Za-z0-9_-]+$/);
+      assert.equal(body.brand, 'visa');
+      assert.equal(body.last4, '1111');
+      assert.equal(body.expMonth, 12);
+      assert.equal(body.expYear, 2030);
+      assert.ok(!res.body.includes('4111111111111111') && !res.body.includes('"cvv"'), 'neither the number nor the CVV comes back');
+    });
+
+    test('rotation: the new key is first and current, the previous one is listed after it and still decrypts; retire() only after 10 minutes', async () => {
+      const before = await currentKey(t.vaultApp);
+      const newKid = await t.vault.keys.rotate();
+      const keys = await listKeys(t.vaultApp);
+      assert.deepEqual(keys.map((k) => [k.keyId, k.current]), [[newKid, true], [before.keyId, false]]);
+      assert.deepEqual(keys[1]!.jwk, before.jwk, 'the previous key is listed unchanged');
+
+      // A page loaded before the rotation encrypted with the previous key: still accepted.
+      const { ticket } = await cardIntent(t);
+      const old = await postTokenize(t.vaultApp, { ticket, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
+      assert.equal(old.statusCode, 201, old.body);
+      const fresh = await tokenize(ticket);
+      assert.equal(fresh.statusCode, 201, fresh.body);
+
+      // retire() removes nothing before the overlap has passed.
+      assert.deepEqual(await t.vault.keys.retire(), []);
+      t.clock.advance(KEY_OVERLAP_MS - 1);
+      assert.deepEqual(await t.vault.keys.retire(), []);
+      assert.deepEqual((await listKeys(t.vaultApp)).map((k) => k.keyId), [newKid, before.keyId]);
+
+      t.clock.advance(1);
+      assert.deepEqual(await t.vault.keys.retire(), [before.keyId]);
+      const after = await listKeys(t.vaultApp);
+      assert.deepEqual(after.map((k) => [k.keyId, k.current]), [[newKid, true]]);
+
+      // The retired key decrypts nothing any more.
+      const { ticket: ticket2 } = await cardIntent(t);
+      const refused = await postTokenize(t.vaultApp, { ticket: ticket2, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
+      assertError(refused, 400, 'VALIDATION_ERROR', 'keyId');
+      assert.equal((await tokenize(ticket2)).statusCode, 201, 'the current key still works');
+    });
+
+    test('the API hands out the key /keys lists first', async () => {
+      const key = await currentKey(t.vaultApp);
+      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ paymentMethod: 'CREDIT_CARD' }) });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.deepEqual(res.json<{ cardTokenization: { encryptionKey: unknown } }>().cardTokenization.encryptionKey, key.jwk);
+    });
+
+    test('an unknown keyId is 400 naming keyId', async () => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const res = await postTokenize(t.vaultApp, { ticket, keyId: 'vk_unknown', encryptedCard: await encryptCard(VISA, key.jwk, 'vk_unknown') });
+      assertError(res, 400, 'VALIDATION_ERROR', 'keyId');
+    });
+
+    test('a JWE whose kid differs from keyId is 400 naming encryptedCard', async () => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, 'vk_other') });
+      assertError(res, 400, 'VALIDATION_ERROR', 'encryptedCard');
+    });
+
+    test('garbage instead of a JWE is 400 naming encryptedCard', async () => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      for (const garbage of ['not-a-jwe', 'a.b.c.d.e', `${(await encryptCard(VISA, key.jwk)).slice(0, -4)}AAAA`]) {
+        assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: garbage }), 400, 'VALIDATION_ERROR', 'encryptedCard');
+      }
+    });
+
+    test('every invalid card is 400 VALIDATION_ERROR naming its field, and never echoes the number or the CVV', async () => {
+      const cases: { name: string; card: Card; field: string }[] = [
+        { name: 'Luhn failure', card: { ...VISA, number: '4111111111111112' }, field: 'number' },
+        { name: 'unknown brand', card: { ...VISA, number: withCheckDigit('900000000000123') }, field: 'number' },
+        { name: 'Visa with 15 digits', card: { ...VISA, number: withCheckDigit('41111111111111') }, field: 'number' },
+        { name: 'Amex with 16 digits', card: { ...VISA, number: withCheckDigit('378282246310005'), cvv: '7391' }, field: 'number' },
+        { name: 'expMonth 13', card: { ...VISA, expMonth: 13 }, field: 'expMonth' },
+        { name: 'expired last month', card: { ...VISA, expMonth: 10, expYear: 2026 }, field: 'expMonth' },
+        { name: 'expired last year', card: { ...VISA, expMonth: 12, expYear: 2025 }, field: 'expYear' },
+        { name: '4-digit CVV on Visa', card: { ...VISA, cvv: '7391' }, field: 'cvv' },
+        { name: '3-digit CVV on Amex', card: { ...VISA, number: '378282246310005', cvv: '739' }, field: 'cvv' },
+        { name: 'empty holderName', card: { ...VISA, holderName: '' }, field: 'holderName' },
+      ];
+      for (const c of cases) {
+        assert.ok(typeof c.card.number === 'string' && luhnValid(c.card.number) === (c.name !== 'Luhn failure'), c.name);
+        const { ticket } = await cardIntent(t);
+        const res = await tokenize(ticket, c.card);
+        const body = assertError(res, 400, 'VALIDATION_ERROR', c.field);
+        assert.ok(body.message.length > 0, c.name);
+        const text = JSON.stringify(body);
+        assert.ok(!text.includes(String(c.card.number)), `${c.name}: the number is not in ${res.body}`);
+        assert.ok(!text.includes(String(c.card.cvv)), `${c.name}: the CVV is not in ${res.body}`);
+      }
+      assert.equal(await t.db.db.selectFrom('vault.tokens').select('id').where('last4', '=', '1112').executeTakeFirst(), undefined, 'no token stored');
+    });
+
+    test('a ticket expires with its intent: TICKET_EXPIRED (401) once the 5 minutes pass', async () => {
+      const a = await cardIntent(t);
+      const b = await cardIntent(t);
+      t.clock.advance(INTENT_LIFETIME_MS - 1000);
+      const last = await tokenize(a.ticket);
+      assert.equal(last.statusCode, 201, `valid up to the last second: ${last.body}`);
+      t.clock.advance(1000);
+      assertError(await tokenize(b.ticket), 401, 'TICKET_EXPIRED');
+      assertError(await tokenize(a.ticket), 401, 'TICKET_EXPIRED');
+    });
+
+    test('a forged or malformed ticket is 400 naming ticket', async () => {
+      const { id, expiresAt } = await cardIntent(t);
+      const forged = await signTicket(randomBytes(32), { intentId: id, companyId: t.companyId, expiresAt: new Date(expiresAt) });
+      assertError(await tokenize(forged), 400, 'VALIDATION_ERROR', 'ticket');
+      assertError(await tokenize('not.a.ticket'), 400, 'VALIDATION_ERROR', 'ticket');
+      const { ticket } = await cardIntent(t);
+      const [header, payload, signature] = ticket.split('.');
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+      const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: id })).toString('base64url')}.${signature}`;
+      assertError(await tokenize(tampered), 400, 'VALIDATION_ERROR', 'ticket');
+    });
+
+    test(`at most ${MAX_ATTEMPTS_PER_TICKET} attempts per ticket, bad cards included: the next is 429 RATE_LIMITED with Retry-After`, async () => {
+      const { ticket, expiresAt } = await cardIntent(t);
+      assert.equal((await tokenize(ticket)).statusCode, 201);
+      for (let i = 1; i < MAX_ATTEMPTS_PER_TICKET; i++) {
+        assertError(await tokenize(ticket, { ...VISA, cvv: '12' }), 400, 'VALIDATION_ERROR', 'cvv');
+      }
+      const limited = await tokenize(ticket);
+      assertError(limited, 429, 'RATE_LIMITED');
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1, `Retry-After: ${limited.headers['retry-after']}`);
+      assert.ok(retryAfter <= Math.ceil((Date.parse(expiresAt) - t.clock.now().getTime()) / 1000));
+      assertError(await tokenize(ticket), 429, 'RATE_LIMITED');
+      // Another intent's ticket is not affected.
+      assert.equal((await tokenize((await cardIntent(t)).ticket)).statusCode, 201);
+    });
+
+    test('a body over 16 KiB is 413 PAYLOAD_TOO_LARGE', async () => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: 'x'.repeat(17 * 1024) });
+      assertError(res, 413, 'PAYLOAD_TOO_LARGE');
+      // Just under the limit the body is read (and refused by the schema, not by size).
+      const overhead = Buffer.byteLength(JSON.stringify({ ticket, keyId: key.keyId, encryptedCard: '' }));
+      const under = JSON.stringify({ ticket, keyId: key.keyId, encryptedCard: 'x'.repeat(16 * 1024 - overhead) });
+      assert.equal(Buffer.byteLength(under), 16 * 1024);
+      assertError(await postTokenize(t.vaultApp, under), 400, 'VALIDATION_ERROR', 'encryptedCard');
+    });
+
+    test('an unknown body field, a missing field or malformed JSON is 400', async () => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const encryptedCard = await encryptCard(VISA, key.jwk);
+      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard, cvv: '123' }), 400, 'VALIDATION_ERROR', 'cvv');
+      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId }), 400, 'VALIDATION_ERROR', 'encryptedCard');
+      assertError(await postTokenize(t.vaultApp, '{"ticket":'), 400, 'VALIDATION_ERROR');
+    });
+
+    test('card data at rest: the sealed columns hold neither the number nor the CVV in plaintext', async () => {
+      const { id, ticket } = await cardIntent(t);
+      const card = { ...VISA, number: '5555555555554444', cvv: '826', holderName: 'JOAO PEREIRA' };
+      const res = await tokenize(ticket, card);
+      assert.equal(res.statusCode, 201, res.body);
+      const { token } = res.json<{ token: string }>();
+      const row = await tokenRow(token);
+      assert.equal(row.intent_id, id);
+      assert.equal(row.company_id, t.companyId);
+      assert.equal(row.brand, 'mastercard');
+      assert.equal(row.last4, '4444');
+      assert.equal(row.used_at, null);
+      assert.ok(row.cvv_sealed, 'the CVV is kept (sealed) until the token is used');
+      for (const [column, sealed] of [['card_sealed', row.card_sealed], ['cvv_sealed', row.cvv_sealed]] as const) {
+        assert.match(sealed, /^v1\.[A-Za-z0-9+/]+=*$/, column);
+        assert.ok(!sealed.includes(card.number), `${column} does not hold the number`);
+        assert.ok(!sealed.includes(card.holderName), `${column} does not hold the holder name`);
+        // The sealed bytes: a 3-digit CVV may occur in base64 text by chance, not in the ciphertext bytes.
+        const bytes = Buffer.from(sealed.slice(3), 'base64');
+        for (const secret of [card.number, card.cvv, '"cvv"', '"number"']) {
+          assert.equal(bytes.indexOf(Buffer.from(secret)), -1, `${column} bytes do not hold ${secret}`);
+        }
+      }
+      assert.ok(!JSON.stringify(row).includes(card.number), 'no column holds the number');
+      assert.ok(!JSON.stringify(row).includes(token), 'the token itself is not stored');
+    });
+
+    test('the CVV is erased once a confirm used the token', async () => {
+      const { id, ticket } = await cardIntent(t);
+      const res = await tokenize(ticket);
+      const { token } = res.json<{ token: string }>();
+      assert.ok((await tokenRow(token)).cvv_sealed);
+      const confirmed = await t.call({ method: 'POST', url: `/v2/payment-intents/${id}/confirm`, headers: { 'idempotency-key': randomUUID() }, payload: { token } });
+      assert.equal(confirmed.statusCode, 201, confirmed.body);
+      assert.equal(confirmed.json<{ status: string }>().status, 'PAID');
+      const row = await tokenRow(token);
+      assert.equal(row.cvv_sealed, null);
+      assert.ok(row.used_at);
+      assert.ok(row.card_sealed, 'number and expiry stay sealed');
+    });
+
+    test('the CVV of an unused token is erased by the worker once its intent expired', async () => {
+      const { ticket } = await cardIntent(t);
+      const res = await tokenize(ticket);
+      const { token } = res.json<{ token: string }>();
+      await runStep('erase-expired-cvvs');
+      assert.ok((await tokenRow(token)).cvv_sealed, 'kept while the intent lives');
+      t.clock.advance(INTENT_LIFETIME_MS - 1);
+      await runStep('erase-expired-cvvs');
+      assert.ok((await tokenRow(token)).cvv_sealed, 'kept until the last millisecond');
+      t.clock.advance(1);
+      await runStep('erase-expired-cvvs');
+      const row = await tokenRow(token);
+      assert.equal(row.cvv_sealed, null);
+      assert.equal(row.used_at, null);
+    });
+
+    test('GET /sdk.js: the SvcVault script 0.2.0, cached 5 minutes with an ETag; If-None-Match → 304', async () => {
+      const res = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^(application|text)\/javascript/);
+      assert.equal(res.headers['cache-control'], 'public, max-age=300');
+      const etag = String(res.headers.etag ?? '');
+      assert.match(etag, /^"[^"]+"$/);
+      // The script runs as it is and defines the global SvcVault.
+      const sandbox: { SvcVault?: { version: string; mount: unknown } } = {};
+      vm.runInNewContext(res.body, sandbox);
+      assert.equal(sandbox.SvcVault?.version, '0.2.0');
+      assert.equal(typeof sandbox.SvcVault?.mount, 'function');
+
+      const notModified = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js', headers: { 'if-none-match': etag } });
+      assert.equal(notModified.statusCode, 304);
+      assert.equal(notModified.body, '');
+      assert.equal(notModified.headers.etag, etag);
+      const listed = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js', headers: { 'if-none-match': `"other", ${etag}` } });
+      assert.equal(listed.statusCode, 304);
+      const changed = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js', headers: { 'if-none-match': '"stale"' } });
+      assert.equal(changed.statusCode, 200);
+      assert.equal(changed.body, res.body);
+    });
+
+    test('GET /hosted-fields: HTML with a strict Content-Security-Policy and no referrer', async () => {
+      const res = await t.vaultApp.inject({ method: 'GET', url: '/hosted-fields' });
+      assert.equal(res.statusCode, 200);
+      assert.match(String(res.headers['content-type']), /^text\/html/);
+      assert.match(res.body, /<html/i);
+      const csp = String(res.headers['content-security-policy'] ?? '');
+      const directives = new Map(csp.split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(/\s+/)[0]!, d.split(/\s+/).slice(1)]));
+      assert.deepEqual(directives.get('script-src'), ["'self'"], csp);
+      assert.ok(directives.has('frame-ancestors'), csp);
+      assert.equal(res.headers['referrer-policy'], 'no-referrer');
+    });
+
+    test('POST /internal/authorize needs the internal bearer: 401 without it or with another', async () => {
+      const body = { token: 'vtk_x', intentId: 'pi_x', companyId: t.companyId, amountCents: 100, installments: 1 };
+      const post = (authorization?: string) =>
+        t.vaultApp.inject({ method: 'POST', url: '/internal/authorize', payload: body, headers: authorization ? { authorization } : {} });
+      const missing = await post();
+      assertError(missing, 401, 'UNAUTHORIZED');
+      assertError(await post(`Bearer ${internalBearer(randomBytes(32))}`), 401, 'UNAUTHORIZED');
+      assertError(await post(`Bearer ${t.key}`), 401, 'UNAUTHORIZED');
+      // With the bearer, the route answers (an unknown token charged nothing).
+      assertError(await post(`Bearer ${internalBearer(t.deps.internalKey)}`), 400, 'VALIDATION_ERROR', 'token');
+    });
+  });
+
+  describe(`vault per-IP limit (${engine})`, () => {
+    let t: TestApp;
+    let vaultApp: FastifyInstance;
+
+    before(async () => {
+      t = await startTestApp(engine);
+      // The default limit: 5 tokenize attempts per client IP per minute.
+      const vault = buildVault({
+        db: t.db.db,
+        clock: t.clock,
+        newId,
+        acquirer: t.deps.acquirer,
+        masterKey: randomBytes(32),
+        internalKey: t.deps.internalKey,
+        attemptsPerIpPerMinute: 5,
+      });
+      // Its own master key: it makes the current key, which the API then hands out.
+      await vault.keys.rotate();
+      vaultApp = await buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+    });
+    after(async () => {
+      await vaultApp.close();
+      await t.close();
+    });
+
+    const tokenizeFrom = async (ip: string) => {
+      const { ticket } = await cardIntent(t);
+      const key = await currentKey(vaultApp);
+      return postTokenize(vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk) }, ip);
+    };
+
+    test('the 6th attempt from one IP within a minute is 429, across different tickets; the next minute it is allowed again', async () => {
+      const ip = '203.0.113.7';
+      for (let i = 0; i < 5; i++) {
+        const res = await tokenizeFrom(ip);
+        assert.equal(res.statusCode, 201, `attempt ${i + 1}: ${res.body}`);
+      }
+      const limited = await tokenizeFrom(ip);
+      assertError(limited, 429, 'RATE_LIMITED');
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After: ${limited.headers['retry-after']}`);
+      // Limited attempts do not reach the card: no token was made for them.
+      assert.equal((await t.db.db.selectFrom('vault.tokens').select('id').execute()).length, 5);
+
+      // Another address has its own budget.
+      assert.equal((await tokenizeFrom('198.51.100.20')).statusCode, 201);
+
+      t.clock.advance(retryAfter * 1000 - 1);
+      assertError(await tokenizeFrom(ip), 429, 'RATE_LIMITED');
+      t.clock.advance(1);
+      const again = await tokenizeFrom(ip);
+      assert.equal(again.statusCode, 201, again.body);
+    });
+  });
+}
