@@ -3,9 +3,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.js';
 
-/** Production also needs the key that seals webhook secrets. */
+/** Production also needs its three keys: webhook secrets, the vault's master key, the internal key. */
 const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
-const PRODUCTION = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: SECRETS_KEY };
+const PRODUCTION = {
+  SVC_ENV: 'production',
+  WEBHOOK_SECRETS_KEY: SECRETS_KEY,
+  VAULT_MASTER_KEY: Buffer.alloc(32, 8).toString('base64'),
+  INTERNAL_KEY: Buffer.alloc(32, 9).toString('base64'),
+};
 
 function refusal(env: Record<string, string>, variable: string): void {
   assert.throws(
@@ -103,6 +108,15 @@ test('production without WEBHOOK_SECRETS_KEY, or with a key that is not 32 bytes
   refusal({ ...PRODUCTION, WEBHOOK_SECRETS_KEY: Buffer.alloc(16).toString('base64') }, 'WEBHOOK_SECRETS_KEY');
   refusal({ WEBHOOK_SECRETS_KEY: 'not base64!' }, 'WEBHOOK_SECRETS_KEY');
   assert.deepEqual(loadConfig(PRODUCTION).webhookSecretsKey, Buffer.alloc(32, 7));
+});
+
+test('production without VAULT_MASTER_KEY or INTERNAL_KEY is refused naming the missing one', () => {
+  const { VAULT_MASTER_KEY: _vault, ...withoutVault } = PRODUCTION;
+  refusal(withoutVault, 'VAULT_MASTER_KEY');
+  const { INTERNAL_KEY: _internal, ...withoutInternal } = PRODUCTION;
+  refusal(withoutInternal, 'INTERNAL_KEY');
+  refusal({ ...PRODUCTION, VAULT_MASTER_KEY: 'short' }, 'VAULT_MASTER_KEY');
+  assert.deepEqual(loadConfig(PRODUCTION).vaultMasterKey, Buffer.alloc(32, 8));
   assert.equal(loadConfig({}).webhookSecretsKey, undefined);
 });
 

@@ -18,7 +18,7 @@ import { newId } from '../../src/lib/ids.js';
 import { buildVault } from '../../src/modules/vault/index.js';
 import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
 import { CompanyService } from '../../src/modules/companies/index.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 
 function assertError(res: LightMyRequestResponse, status: number, code: string): { code: string; message: string } {
@@ -93,7 +93,7 @@ for (const engine of engines()) {
     });
 
     test('a svc_test_ key is refused by an app with SVC_ENV=production, whose own svc_live_ key works', async () => {
-      const prod = await startTestApp(engine, { env: { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64') } });
+      const prod = await startTestApp(engine, { env: productionEnv() });
       try {
         assert.match(prod.key, /^svc_live_/);
         const sandbox = await new CompanyService(prod.db.db, prod.clock, newId, 'sandbox').issueKey(prod.companyId);

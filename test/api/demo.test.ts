@@ -14,7 +14,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { DEMO } from '../../src/bootstrap.js';
 import { engines } from '../helpers/db.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 
 type Json = Record<string, any>;
 
@@ -270,7 +270,7 @@ for (const engine of engines()) {
     let t: TestApp;
     before(async () => {
       const key = () => randomBytes(32).toString('base64');
-      t = await startTestApp(engine, { env: { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() } });
+      t = await startTestApp(engine, { env: productionEnv() });
     });
     after(async () => {
       await t.close();

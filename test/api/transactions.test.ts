@@ -5,7 +5,7 @@ import pino from 'pino';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { boletoIntent, pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 
 const silentLogger = pino({ level: 'silent' });
 
@@ -295,7 +295,7 @@ for (const engine of engines()) {
   describe(`production on ${engine}`, () => {
     let t: TestApp;
     before(async () => {
-      t = await startTestApp(engine, { env: { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64') } });
+      t = await startTestApp(engine, { env: productionEnv() });
     });
     after(async () => {
       await t.close();

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { engines } from '../helpers/db.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
 
 type Json = Record<string, any>;
@@ -345,7 +345,7 @@ for (const engine of engines()) {
     let t: TestApp;
     const sender = new FakeSender(() => t);
     before(async () => {
-      t = await startTestApp(engine, { sender, env: { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: randomBytes(32).toString('base64') } });
+      t = await startTestApp(engine, { sender, env: productionEnv() });
       assert.match(t.key, /^svc_live_/);
     });
     after(async () => {

@@ -91,6 +91,12 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   };
 }
 
+/** The environment of a production app: its three required keys, freshly random. */
+export function productionEnv(): Record<string, string> {
+  const key = () => randomBytes(32).toString('base64');
+  return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
+}
+
 export const BUYER = {
   name: 'Maria da Silva',
   document: '52998224725',
