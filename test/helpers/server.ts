@@ -210,9 +210,12 @@ class LaunchError extends Error {
 async function launch(deployment: Deployment, extraEnv: Record<string, string>): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  // Each server's vault gets its own port too, unless the test chose one (test files run side by side).
+  const vaultPort = extraEnv.VAULT_PORT ?? String(await freePort());
+  const vaultEnv = { VAULT_PORT: vaultPort, PUBLIC_VAULT_URL: extraEnv.PUBLIC_VAULT_URL ?? `http://localhost:${vaultPort}` };
   const child = spawn(process.execPath, [SVC, 'serve'], {
     cwd: REPO_ROOT,
-    env: childEnv(deployment, { HOST: '127.0.0.1', ...extraEnv, PORT: String(port) }),
+    env: childEnv(deployment, { HOST: '127.0.0.1', ...vaultEnv, ...extraEnv, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
