@@ -1,256 +1,102 @@
 #!/usr/bin/env node
-// HTTP benchmark of the "create + confirm a Pix intent" flow, set beside a pgbench
-// TPC-B baseline on the same PostgreSQL server, so the service's throughput can be
-// read relative to what the database alone does on this machine.
-// Env: BENCH_DATABASE_URL | TEST_DATABASE_URL (base URL used to create scratch
-// databases), BENCH_CONNECTIONS (default 1,4,16,64), BENCH_SECONDS (default 10).
-import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import net from 'node:net';
+// `npm run bench`: the service's throughput on this machine, each part on its own
+// fresh PostgreSQL database (all dropped at the end, also on failure or Ctrl-C):
+//   http      Pix create+confirm over HTTP against `svc serve` at several concurrencies
+//   pgbench   a TPC-B baseline on the same PostgreSQL server, beside the http figures
+//   webhooks  events delivered per second with 1, 2, 4 `svc worker` processes, and the
+//             lag from state change to delivery (issue 4)           — scripts/bench/webhooks.mjs
+//   tokenize  vault POST /tokenize per second beside `openssl speed rsa2048` (issue 5)
+// Env:
+//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,webhooks,tokenize)
+//   BENCH_DATABASE_URL | TEST_DATABASE_URL  base URL used to create the scratch databases
+//   BENCH_CONNECTIONS        http and pgbench client counts (default 1,4,16,64)
+//   BENCH_SECONDS            seconds per http/pgbench level, webhook lag run and tokenize run (default 10)
+//   BENCH_WEBHOOK_WORKERS    worker process counts (default 1,2,4)
+//   BENCH_WEBHOOK_EVENTS     backlog drained per worker count (default 1000; the API makes it, ~15 s each)
+//   BENCH_WEBHOOK_LAG_RATE   events per second during the lag run (default 50)
+//   BENCH_TOKENIZE_CONNECTIONS  concurrent /tokenize requests (default 8)
+// The default run takes about 4-5 minutes.
 import os from 'node:os';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import autocannon from 'autocannon';
-import pg from 'pg';
+import { adminQuery, cleanup, installSignalHandlers, isStopping, runnableTasks } from './bench/lib.mjs';
+import { benchHttp, httpReport } from './bench/http.mjs';
+import { benchPgbench, pgbenchReport } from './bench/pgbench.mjs';
+import { benchTokenize, tokenizeReport } from './bench/tokenize.mjs';
+import { benchWebhooks, webhooksReport } from './bench/webhooks.mjs';
 
-const BASE_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
-const LEVELS = (process.env.BENCH_CONNECTIONS || '1,4,16,64').split(',').map((s) => Number(s.trim()));
-const SECONDS = Number(process.env.BENCH_SECONDS || 10);
-if (LEVELS.some((n) => !Number.isInteger(n) || n < 1) || !(SECONDS > 0)) {
-  console.error('BENCH_CONNECTIONS must be positive integers separated by commas and BENCH_SECONDS a positive number');
+const ALL_PARTS = ['http', 'pgbench', 'webhooks', 'tokenize'];
+const list = (name, fallback) => (process.env[name] || fallback).split(',').map((s) => s.trim()).filter(Boolean);
+const positiveIntegers = (name, fallback) => {
+  const values = list(name, fallback).map(Number);
+  if (values.length === 0 || values.some((n) => !Number.isInteger(n) || n < 1)) usage(`${name} must be positive integers separated by commas`);
+  return values;
+};
+function usage(message) {
+  console.error(message);
   process.exit(2);
 }
 
-// ---- resources to release on every exit path (success, failure, Ctrl-C) ----
-const suffix = crypto.randomBytes(4).toString('hex');
-const dbNames = { svc: `svc_bench_${suffix}`, pgbench: `svc_bench_${suffix}_pgbench` };
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-bench-'));
-const admin = new pg.Client({ connectionString: BASE_URL });
-const created = [];
-let server; // the service child process
-let pgbenchChild; // the running pgbench, if any
-let cleaning;
-let totalFlows = 0; // completed flows, warm-up included, to compute DB transactions per flow
+const PARTS = list('BENCH_PARTS', ALL_PARTS.join(','));
+if (PARTS.some((p) => !ALL_PARTS.includes(p))) usage(`BENCH_PARTS: choose among ${ALL_PARTS.join(', ')}`);
+const LEVELS = positiveIntegers('BENCH_CONNECTIONS', '1,4,16,64');
+const SECONDS = Number(process.env.BENCH_SECONDS || 10);
+if (!(SECONDS > 0)) usage('BENCH_SECONDS must be a positive number');
+const [EVENTS] = positiveIntegers('BENCH_WEBHOOK_EVENTS', '1000');
+const [LAG_RATE] = positiveIntegers('BENCH_WEBHOOK_LAG_RATE', '50');
+const [TOKENIZE_CONNECTIONS] = positiveIntegers('BENCH_TOKENIZE_CONNECTIONS', '8');
+if (TOKENIZE_CONNECTIONS > 200) usage('BENCH_TOKENIZE_CONNECTIONS: at most 200 (one loopback source address each)');
+const WORKERS = positiveIntegers('BENCH_WEBHOOK_WORKERS', '1,2,4');
 
-const dbUrl = (name) => Object.assign(new URL(BASE_URL), { pathname: `/${name}` }).toString();
+installSignalHandlers();
 
-async function stopServer() {
-  if (!server || server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.stopping = true;
-  server.kill('SIGTERM'); // the service shuts down cleanly on SIGTERM
-  if ((await Promise.race([exited, sleep(5000, 'timeout')])) === 'timeout') server.kill('SIGKILL');
+let partsRun = 0;
+/**
+ * Runs one part, noting the load before it: other work on the machine skews every figure.
+ * The 1-minute load average still counts the previous part's own processes for a while,
+ * so the tasks runnable right now (other than the bench) are noted too.
+ */
+async function part(name, run) {
+  if (!PARTS.includes(name) || isStopping()) return undefined;
+  console.log(`\n== ${name} ==`);
+  const load = os.loadavg()[0];
+  const runnable = await runnableTasks();
+  const first = partsRun++ === 0; // before any part, the load average is all other work
+  const busy = runnable > os.cpus().length / 2 || (first && load > os.cpus().length / 2);
+  const result = await run();
+  return { load, runnable, busy, loadAfter: os.loadavg()[0], result };
 }
 
-function cleanup() {
-  cleaning ??= (async () => {
-    pgbenchChild?.kill('SIGKILL');
-    await stopServer();
-    // FORCE (PostgreSQL 13+) ends sessions still attached, e.g. after a killed pgbench.
-    for (const name of created) {
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((err) => console.error(`could not drop ${name}: ${err.message}`));
-    }
-    await admin.end().catch(() => {});
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  })();
-  return cleaning;
-}
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping the server and dropping the bench databases…`);
-    cleanup().finally(() => process.exit(130));
-  });
-}
-
-// ---- helpers ----
-// After Ctrl-C, main() may still be running: park it until cleanup calls process.exit.
-const parkIfStopping = () => cleaning && new Promise(() => {});
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const probe = net.createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-async function startServer() {
-  const port = await freePort();
-  const env = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: dbUrl(dbNames.svc), DATA_DIR: dataDir, SVC_ENV: 'sandbox', LOG_LEVEL: 'warn' };
-  env.RATE_LIMIT_PER_SECOND = '1000000'; // the sandbox default (25/s) would turn the bench into a 429 test
-  // Own process group (detached), so a terminal Ctrl-C reaches only us and we stop it once, cleanly.
-  server = spawn(process.execPath, ['bin/svc.js', 'serve'], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let tail = ''; // last output, shown if the server dies
-  for (const stream of [server.stdout, server.stderr]) stream.on('data', (chunk) => (tail = (tail + chunk).slice(-4000)));
-  server.once('exit', (code, signal) => {
-    if (!server.stopping) {
-      console.error(`server exited unexpectedly (${signal ?? code}):\n${tail}`);
-      cleanup().finally(() => process.exit(1));
-    }
-  });
-  // /readyz answers as soon as the API listens; the demo key is written just after, so wait for both.
-  const base = `http://127.0.0.1:${port}`;
-  const keyFile = path.join(dataDir, 'sandbox-key.txt');
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(200)) {
-    const ready = await fetch(`${base}/readyz`).then((r) => r.ok, () => false);
-    if (ready && fs.existsSync(keyFile)) {
-      const key = fs.readFileSync(keyFile, 'utf8').trim();
-      if (key) return { base, key };
-    }
-  }
-  throw new Error(`server not ready after 60 s:\n${tail}`);
-}
-
-// ---- the two HTTP flows, driven by autocannon (closed loop: one request in flight per connection) ----
-const intentBody = (confirm) =>
-  JSON.stringify({ amountCents: 10000, paymentMethod: 'PIX', referenceId: `bench-${crypto.randomUUID()}`, buyer: { name: 'Maria', document: '52998224725' }, ...(confirm && { confirm: true }) });
-
-// Flow latency is measured ourselves with hrtime (autocannon's histogram is per request
-// and in whole ms): t0 is taken when the flow's first request is built, which autocannon
-// does just before writing it (except each connection's very first one, built at connect).
-function flowRequests(mode, record) {
-  const now = () => process.hrtime.bigint();
-  const create = (confirm) => ({
-    method: 'POST',
-    path: '/v2/payment-intents',
-    setupRequest: (req, ctx) => {
-      ctx.t0 = now();
-      req.headers['content-type'] = 'application/json';
-      req.headers['idempotency-key'] = crypto.randomUUID();
-      req.body = intentBody(confirm);
-      return req;
-    },
-  });
-  if (mode === 'one-call') {
-    return [{ ...create(true), onResponse: (status, _body, ctx) => status === 201 && record(now() - ctx.t0) }];
-  }
-  return [
-    { ...create(false), onResponse: (status, body, ctx) => (ctx.id = status === 201 ? JSON.parse(body).id : undefined) },
-    {
-      method: 'POST',
-      // No body and no content-type: Pix confirmation takes none. Returning null when the
-      // create failed makes autocannon restart the sequence with a fresh create.
-      setupRequest: (req, ctx) => ctx.id && { ...req, path: `/v2/payment-intents/${ctx.id}/confirm`, headers: { ...req.headers, 'idempotency-key': crypto.randomUUID() } },
-      onResponse: (status, _body, ctx) => status === 201 && record(now() - ctx.t0),
-    },
-  ];
-}
-
-async function runFlow({ base, key }, mode, connections, seconds) {
-  await parkIfStopping();
-  const latencies = [];
-  const result = await autocannon({
-    url: base,
-    connections,
-    duration: seconds,
-    headers: { authorization: `Bearer ${key}` },
-    requests: flowRequests(mode, (ns) => latencies.push(Number(ns) / 1e6)),
-  });
-  latencies.sort((a, b) => a - b);
-  totalFlows += latencies.length;
-  return {
-    flowsPerSec: latencies.length / result.duration,
-    reqPerSec: result.requests.total / result.duration,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    bad: result.non2xx + result.errors + result.timeouts,
-  };
-}
-
-// ---- pgbench TPC-B baseline ----
-async function pgbench(args) {
-  await parkIfStopping();
-  return new Promise((resolve, reject) => {
-    let out = '';
-    pgbenchChild = spawn('pgbench', [...args, dbUrl(dbNames.pgbench)], { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    for (const stream of [pgbenchChild.stdout, pgbenchChild.stderr]) stream.on('data', (c) => (out += c));
-    pgbenchChild.once('error', reject);
-    pgbenchChild.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pgbench ${args.join(' ')} failed (${code}):\n${out}`))));
-  });
-}
-
-// ---- main ----
 async function main() {
-  const loadAtStart = os.loadavg()[0]; // other work on the machine skews every figure below
-  await admin.connect();
-  const pgVersion = (await admin.query('SELECT version()')).rows[0].version;
-  for (const name of Object.values(dbNames)) {
-    await admin.query(`CREATE DATABASE ${name}`);
-    created.push(name);
-  }
-
-  console.log(`Starting the service on database ${dbNames.svc}…`);
-  const target = await startServer();
-  console.log(`Warming up (two-step flow, 16 connections, ${Math.min(3, SECONDS)} s)…`);
-  await runFlow(target, 'two-step', 16, Math.min(3, SECONDS));
-
-  const rows = [];
-  for (const connections of LEVELS) {
-    for (const mode of ['one-call', 'two-step']) {
-      process.stdout.write(`  service ${mode.padEnd(8)} c=${String(connections).padEnd(3)} ${SECONDS} s… `);
-      const r = await runFlow(target, mode, connections, SECONDS);
-      console.log(`${r.flowsPerSec.toFixed(0)} flows/s`);
-      rows.push({ connections, mode, ...r });
-    }
-  }
-  // Stop the service first so pgbench has the machine (2 cores) to itself, as the service had.
-  await stopServer();
-  // Backends flush their statistics when they exit, so only now is the count complete.
-  await sleep(1000);
-  const xacts = await admin.query('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [dbNames.svc]);
-  const xactsPerFlow = Number(xacts.rows[0].n) / totalFlows;
-
-  console.log(`pgbench -i -s 10 on ${dbNames.pgbench}…`);
-  await pgbench(['-i', '-s', '10', '-q']);
-  const tps = new Map();
-  for (const connections of LEVELS) {
-    process.stdout.write(`  pgbench c=${String(connections).padEnd(3)} ${SECONDS} s… `);
-    // -j 2: one thread per core (pgbench lowers it to the client count itself); -n: no vacuum between runs.
-    const out = await pgbench(['-c', String(connections), '-j', '2', '-T', String(Math.ceil(SECONDS)), '-n']);
-    const match = out.match(/tps = ([\d.]+) \(without initial connection time\)/);
-    if (!match) throw new Error(`no tps line in pgbench output:\n${out}`);
-    tps.set(connections, Number(match[1]));
-    console.log(`${match[1]} tps`);
-  }
+  const pgVersion = (await adminQuery('SELECT version()')).rows[0].version;
+  const http = await part('http', () => benchHttp({ levels: LEVELS, seconds: SECONDS }));
+  const pgbench = await part('pgbench', () => benchPgbench({ levels: LEVELS, seconds: SECONDS }));
+  const webhooks = await part('webhooks', () => benchWebhooks({ workerCounts: WORKERS, events: EVENTS, lagRate: LAG_RATE, lagSeconds: SECONDS }));
+  const tokenize = await part('tokenize', () => benchTokenize({ concurrency: TOKENIZE_CONNECTIONS, seconds: SECONDS, opensslSeconds: Math.min(5, Math.ceil(SECONDS)) }));
 
   // ---- report ----
-  const header = ['conns', 'flow', 'flows/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'pgbench tps', 'flows/tps'];
-  const table = rows.map((r) => [
-    r.connections, r.mode, r.flowsPerSec.toFixed(1), r.reqPerSec.toFixed(1), r.p50.toFixed(2), r.p99.toFixed(2), r.bad,
-    tps.get(r.connections).toFixed(1), (r.flowsPerSec / tps.get(r.connections)).toFixed(3),
-  ].map(String));
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells) => cells.map((c, i) => (i === 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   const cpus = os.cpus();
+  const loadNote = ({ load, runnable, busy }, what = 'this part') =>
+    `Before ${what}: 1-minute load average ${load.toFixed(2)}, other runnable tasks ${runnable.toFixed(1)} (mean over 1 s)` +
+    `${busy ? '  (WARNING: the machine was busy; figures are low and noisy)' : ''}`;
+  const loadAfter = ({ loadAfter }) => `At its end: 1-minute load average ${loadAfter.toFixed(2)} (counting its own processes, ~2 when it kept both cores busy)`;
   console.log(`\nMachine: ${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()}`);
   console.log(`Node ${process.version}; ${pgVersion}`);
-  console.log(`Each level ran ${SECONDS} s; load generator, service and PostgreSQL share these cores.`);
-  console.log(`1-minute load average before the bench: ${loadAtStart.toFixed(2)}${loadAtStart > cpus.length / 2 ? '  (WARNING: the machine was busy; figures are low and noisy)' : ''}\n`);
-  console.log(line(header));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const row of table) console.log(line(row));
-  console.log(`
-one-call = POST /v2/payment-intents with confirm: true; two-step = create, then POST …/confirm.
-Latency is per flow (both requests for two-step). non-2xx counts non-2xx responses, errors and timeouts.
-Note: a flow makes ~3-4 write transactions, a TPC-B transaction is 1 (5 statements). Counting all
-that PostgreSQL saw (autocommit reads, worker polls, setup), this run made ${xactsPerFlow.toFixed(1)} transactions per
-flow (${totalFlows} flows, both kinds and warm-up). flows/tps is a rough yardstick, not a bound; the
-service pools at most 20 database connections, pgbench opens one per client.`);
-  const bad = rows.filter((r) => r.bad > 0);
-  if (bad.length) console.warn(`\nWARNING: non-2xx responses or errors at ${bad.map((r) => `c=${r.connections} ${r.mode}`).join(', ')}; those figures are suspect.`);
+  console.log('Load generator, service and PostgreSQL share these cores.');
+  if (http) {
+    console.log(`\n-- HTTP: Pix create+confirm, ${SECONDS} s per level${pgbench ? ', beside pgbench TPC-B' : ''} --\n${loadNote(http)}${pgbench ? `\n${loadNote(pgbench, 'pgbench')}` : ''}\n`);
+    console.log(httpReport(http.result, pgbench?.result));
+  } else if (pgbench) {
+    console.log(`\n-- pgbench, ${SECONDS} s per level --\n${loadNote(pgbench)}\n`);
+    console.log(pgbenchReport(pgbench.result));
+  }
+  if (webhooks) console.log(`\n-- Webhooks (issue 4) --\n${loadNote(webhooks)}\n${loadAfter(webhooks)}\n\n${webhooksReport(webhooks.result)}`);
+  if (tokenize) console.log(`\n-- Tokenize (issue 5) --\n${loadNote(tokenize)}\n${loadAfter(tokenize)}\n\n${tokenizeReport(tokenize.result)}`);
 }
 
 try {
   await main();
   await cleanup();
 } catch (err) {
-  if (!cleaning) console.error(`bench failed: ${err.stack ?? err}`); // else Ctrl-C caused it and is handled
+  if (!isStopping()) console.error(`bench failed: ${err.stack ?? err}`); // else Ctrl-C caused it and is handled
   await cleanup();
   process.exit(1);
 }
