@@ -7,7 +7,7 @@
  */
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { sandboxAuthorization } from '../vault/card.js';
+import { sandboxAuthorization } from '../vault/card-sandbox.js';
 import { AcquirerUnavailable, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from './acquirer.js';
 
 export const SILENT_AMOUNT_CENTS = 50_200;
