@@ -32,6 +32,22 @@ confirm answers 409 INTENT_EXPIRED. A confirmed Pix transaction that is not paid
 **Rate limit.** Per key, per second (default 25 in the sandbox, 100 in production). Every response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
 
-**Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marks a PENDING transaction PAID; \`…/fail\` cancels it. Pix and boleto
-intents of exactly 50200 centavos make the simulated acquirer silent (502 PROVIDER_ERROR, intent FAILED).
+**Cards.** A card intent answers REQUIRES_TOKEN with \`cardTokenization\` (vaultUrl, ticket, encryptionKey). The buyer's page
+mounts \`SvcVault\` from \`{vaultUrl}/sdk.js\`; the vault (its own origin; routes /sdk.js, /hosted-fields, /keys, /tokenize, no
+API key) returns a single-use \`vtk_\` token, and the seller's server confirms with \`{"token": …}\`: 201 with the transaction
+PAID, or FAILED with \`paymentDetails.card.refusalCode\` and \`refusalMessage\` (a refusal is not an HTTP error).
+
+**Split and receivables.** \`splitRules\` divide a sale among approved accounts (PERCENTAGE with at most two decimals, or FIXED
+centavos); the seller keeps the rest. Once PAID, \`split.receivables\` lists one line per account and installment with gross,
+fee (shared by largest remainder), amount and \`expectedOn\` (São Paulo business days). \`GET /v2/receivables\` lists them
+across transactions (filters \`status\`, \`recipientDocument\`, \`expectedOnFrom\`, \`expectedOnTo\`).
+
+**Webhooks.** Registrations receive \`transaction.created\`, \`transaction.paid\` and \`transaction.canceled\`, signed with
+\`X-Svc-Signature: v1=<hex>\`, the HMAC-SHA256 of \`<X-Svc-Timestamp>.<raw body>\` under the registration's secret. Production
+retries after 1 min, 5 min, 30 min, 2 h and 12 h; the sandbox sends once. \`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\`
+and \`POST /v2/events/{id}/resend\` help debugging an endpoint.
+
+**Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marks a PENDING transaction PAID; \`…/fail\` cancels it; \`…/settle\` pays
+a PAID transaction's receivables at once. Pix and boleto intents of exactly 50200 centavos make the simulated acquirer silent
+(502 PROVIDER_ERROR, intent FAILED); test cards ending 0002 and 0069 are refused, 0119 is silent.
 `.trim();
