@@ -244,13 +244,9 @@ export interface Database {
   acquirer_charges: AcquirerChargesTable;
 }
 
-export type CompanyRow = Selectable<CompaniesTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type PaymentIntentRow = Selectable<PaymentIntentsTable>;
 export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 export type ReceivableRow = Selectable<ReceivablesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;
-export type DeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type EventRow = Selectable<EventsTable>;

@@ -4,11 +4,6 @@ import type { Database, NewTransaction, TransactionRow } from '../../db/types.js
 
 type Ex = Kysely<Database>;
 
-export interface TransactionWithSeller {
-  row: TransactionRow;
-  sellerName: string;
-}
-
 export async function insertTransaction(ex: Ex, row: NewTransaction): Promise<void> {
   await ex.insertInto('transactions').values(row).execute();
 }
