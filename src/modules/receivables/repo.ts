@@ -8,9 +8,10 @@ export async function insertReceivables(ex: Ex, rows: Insertable<ReceivablesTabl
   if (rows.length > 0) await ex.insertInto('receivables').values(rows).execute();
 }
 
-/** A transaction's lines in the order they were computed: by installment, seller first, then rule order. */
-export async function receivablesOf(ex: Ex, transactionId: string): Promise<ReceivableRow[]> {
-  return ex.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).orderBy('position').execute();
+/** The lines of some transactions in the order they were computed: by installment, seller first, then rule order. */
+export async function receivablesOf(ex: Ex, transactionIds: string[]): Promise<ReceivableRow[]> {
+  if (transactionIds.length === 0) return [];
+  return ex.selectFrom('receivables').selectAll().where('transaction_id', 'in', transactionIds).orderBy('transaction_id').orderBy('position').execute();
 }
 
 export interface ReceivableFilter {

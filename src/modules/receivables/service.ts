@@ -106,8 +106,14 @@ export class ReceivableService implements ReceivablesPort {
     );
   }
 
-  async list(ex: Db, transactionId: string): Promise<ReceivableView[]> {
-    return (await repo.receivablesOf(ex, transactionId)).map(receivableView);
+  async listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>> {
+    const byTransaction = new Map<string, ReceivableView[]>();
+    for (const row of await repo.receivablesOf(ex, transactionIds)) {
+      const lines = byTransaction.get(row.transaction_id) ?? [];
+      lines.push(receivableView(row));
+      byTransaction.set(row.transaction_id, lines);
+    }
+    return byTransaction;
   }
 
   async listForCompany(companyId: string, q: ReceivableListQuery) {

@@ -22,7 +22,8 @@ import { transactionView, type ReceivableView, type TransactionView } from './vi
 export interface ReceivablesPort {
   /** Creates the receivables of a transaction that just became PAID. */
   onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void>;
-  list(ex: Db, transactionId: string): Promise<ReceivableView[]>;
+  /** The receivables of some transactions, by transaction id (one query for a whole page). */
+  listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>>;
   /** Pays all of a transaction's receivables now (sandbox). */
   settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number>;
 }
@@ -49,8 +50,16 @@ export class TransactionService {
 
   /** The API view of a row, with the seller's name and receivables, read through `ex`. */
   async view(ex: Db, row: TransactionRow): Promise<TransactionView> {
-    const [name, receivables] = await Promise.all([repo.sellerName(ex, row.company_id), this.deps.receivables.list(ex, row.id)]);
-    return transactionView(row, name, receivables);
+    return (await this.views(ex, row.company_id, [row]))[0]!;
+  }
+
+  /** Views of one company's rows: one query for the seller's name and one for all their receivables. */
+  private async views(ex: Db, companyId: string, rows: TransactionRow[]): Promise<TransactionView[]> {
+    const [name, receivables] = await Promise.all([
+      repo.sellerName(ex, companyId),
+      this.deps.receivables.listByTransaction(ex, rows.map((r) => r.id)),
+    ]);
+    return rows.map((row) => transactionView(row, name, receivables.get(row.id) ?? []));
   }
 
   async get(companyId: string, id: string): Promise<TransactionView> {
@@ -71,8 +80,7 @@ export class TransactionService {
       createdFrom: q.createdFrom ? new Date(q.createdFrom) : undefined,
       createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
     });
-    const page = rows.slice(0, limit);
-    const data = await Promise.all(page.map((row) => this.view(this.deps.db, row)));
+    const data = await this.views(this.deps.db, companyId, rows.slice(0, limit));
     return { data, hasMore: rows.length > limit };
   }
 
