@@ -51,6 +51,12 @@ export interface ResponseRecorder {
   save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void>;
 }
 
+/**
+ * Records a response under a key still STARTED. A live request whose key is
+ * no longer STARTED lost its lease to a retry, which is an error; when the
+ * worker finishes the request of a process that died (`recovering`), a key
+ * already gone or finished is simply left alone.
+ */
 export class IdempotencyScope implements ResponseRecorder {
   status: number | undefined;
   body: string | undefined;
@@ -59,6 +65,7 @@ export class IdempotencyScope implements ResponseRecorder {
     readonly companyId: string,
     readonly key: string,
     private readonly sealer: Sealer,
+    private readonly recovering = false,
   ) {}
 
   async save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void> {
@@ -68,35 +75,12 @@ export class IdempotencyScope implements ResponseRecorder {
       .set({ state: 'DONE', response_status: status, response_body: this.sealer.seal(body) })
       .where('company_id', '=', this.companyId)
       .where('key', '=', this.key)
+      .where('state', '=', 'STARTED')
       .returning('key')
       .executeTakeFirst();
-    // The row is gone only if this request lost its lease and another took the key over.
-    if (!updated) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was taken over by a retry');
+    if (!updated && !this.recovering) throw new AppError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was taken over by a retry');
     this.status = status;
     this.body = body;
-  }
-}
-
-/**
- * The recorder used when the worker finishes a request whose process died: it
- * completes the key's STARTED row if the key is still held, so a later retry
- * replays the outcome; a key already gone (expired) is not an error.
- */
-export class RecoveryRecorder implements ResponseRecorder {
-  constructor(
-    readonly companyId: string,
-    readonly key: string,
-    private readonly sealer: Sealer,
-  ) {}
-
-  async save(trx: Transaction<Database>, status: number, payload: unknown): Promise<void> {
-    await trx
-      .updateTable('idempotency_keys')
-      .set({ state: 'DONE', response_status: status, response_body: this.sealer.seal(serialise(payload)) })
-      .where('company_id', '=', this.companyId)
-      .where('key', '=', this.key)
-      .where('state', '=', 'STARTED')
-      .execute();
   }
 }
 

@@ -10,7 +10,7 @@
 import type { Db } from '../../db/database.js';
 import type { PaymentIntentRow } from '../../db/types.js';
 import { AppError, notFound } from '../../http/errors.js';
-import { IDEMPOTENCY_LEASE_MS, RecoveryRecorder, type ResponseRecorder } from '../../http/idempotency.js';
+import { IDEMPOTENCY_LEASE_MS, IdempotencyScope, type ResponseRecorder } from '../../http/idempotency.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import { validationFailure } from '../../http/validation.js';
 import type { Clock } from '../../lib/clock.js';
@@ -186,7 +186,7 @@ export class PaymentIntentService {
       const record = await this.deps.acquirer.findCharge(row.id);
       const shape = row.create_key ? 'intent' : 'transaction';
       const key = row.create_key ?? row.confirm_key;
-      const recorder = key ? new RecoveryRecorder(row.company_id, key, this.deps.sealer) : undefined;
+      const recorder = key ? new IdempotencyScope(row.company_id, key, this.deps.sealer, true) : undefined;
       await this.confirmation.finish(row, record, shape, recorder).catch((err: unknown) => {
         if (!(err instanceof AppError && err.code === 'PROVIDER_ERROR')) throw err;
       });
