@@ -29,7 +29,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
 import { recordEvent } from '../events/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
-import { insertTransaction, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import type { VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
@@ -92,8 +92,10 @@ export class Confirmation {
     const { db, clock, newId, transactions } = this.deps;
     const now = clock.now();
     const transactionId = newId('trx');
+    // The company is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
+    const company = await db.selectFrom('companies').select(['name', 'fee_plan']).where('id', '=', intent.company_id).executeTakeFirstOrThrow();
     // Rendered outside the transaction; discarded if another path finished the intent first.
-    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, transactionId, now) : undefined;
+    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, company.name, transactionId, now) : undefined;
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
 
     let failed = false;
@@ -106,11 +108,10 @@ export class Confirmation {
         await recorder?.save(trx, 502, providerError());
         return undefined;
       }
-      const company = await trx.selectFrom('companies').select(['fee_plan']).where('id', '=', current.company_id).executeTakeFirstOrThrow();
       const method = current.payment_method as PaymentMethod;
       const feeCents = saleFeeCents(company.fee_plan, method, current.installments, current.amount_cents);
       const details = pix ?? card ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
-      await insertTransaction(trx, {
+      const row = await insertTransaction(trx, {
         id: transactionId,
         company_id: current.company_id,
         payment_intent_id: current.id,
@@ -131,8 +132,8 @@ export class Confirmation {
         updated_at: now,
       });
       const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
-      const row = await trx.selectFrom('transactions').selectAll().where('id', '=', transactionId).executeTakeFirstOrThrow();
-      let transaction = await transactions.view(trx, row);
+      // A new transaction has no receivables yet: its view needs no further reads.
+      let transaction = transactionView(row, company.name);
       await recordEvent(trx, newId, now, 'transaction.created', transaction);
       // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
       if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
@@ -154,13 +155,12 @@ export class Confirmation {
     return out;
   }
 
-  private async pix(intent: PaymentIntentRow, transactionId: string, now: Date): Promise<PixDetails> {
-    const company = await this.deps.db.selectFrom('companies').select('name').where('id', '=', intent.company_id).executeTakeFirstOrThrow();
+  private async pix(intent: PaymentIntentRow, merchantName: string, transactionId: string, now: Date): Promise<PixDetails> {
     return pixDetails({
       locationBase: this.deps.config.pixLocationBase,
       transactionId,
       amountCents: intent.amount_cents,
-      merchantName: company.name,
+      merchantName,
       merchantCity: this.deps.config.pixMerchantCity,
       expiresAt: paymentWindowEnd('PIX', now, intent.pix_expires_in_seconds, null)!,
     });

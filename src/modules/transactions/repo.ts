@@ -4,8 +4,8 @@ import type { Database, NewTransaction, TransactionRow } from '../../db/types.js
 
 type Ex = Kysely<Database>;
 
-export async function insertTransaction(ex: Ex, row: NewTransaction): Promise<void> {
-  await ex.insertInto('transactions').values(row).execute();
+export async function insertTransaction(ex: Ex, row: NewTransaction): Promise<TransactionRow> {
+  return ex.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {
