@@ -135,6 +135,6 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   receivableRoutes(app, services.receivables);
   webhookRoutes(app, services.webhooks, services.events);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
-  demoRoutes(app, services, deps.config, deps.db);
+  demoRoutes(app, services, deps.config);
   return app;
 }

@@ -27,16 +27,14 @@ export interface DemoSetup {
 
 export async function ensureDemo(runtime: Runtime): Promise<DemoSetup | undefined> {
   if (runtime.config.env !== 'sandbox') return undefined;
-  const { db } = runtime.database;
+  const { companies } = runtime.services;
   const keyFile = path.join(runtime.config.dataDir, 'sandbox-key.txt');
-  const demo = await db.selectFrom('companies').select(['id', 'name']).where('document', '=', DEMO.company.document).executeTakeFirst();
+  const demo = await companies.findByDocument(DEMO.company.document);
   if (demo) {
     const key = fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : undefined;
     return { companyId: demo.id, companyName: demo.name, key, accounts: DEMO.accounts, created: false };
   }
-  const any = await db.selectFrom('companies').select('id').limit(1).executeTakeFirst();
-  if (any) return undefined; // an operator set this deployment up; no demo
-  const { companies } = runtime.services;
+  if (await companies.any()) return undefined; // an operator set this deployment up; no demo
   const company = await companies.createCompany(DEMO.company.name, DEMO.company.document);
   for (const account of DEMO.accounts) {
     await companies.createAccount(account.document, account.name);

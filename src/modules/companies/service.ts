@@ -64,6 +64,16 @@ export class CompanyService {
     return { id, name: name.trim(), document, feePlan: DEFAULT_FEE_PLAN, createdAt: now.toISOString() };
   }
 
+  /** The company with this CPF/CNPJ, if any. */
+  async findByDocument(document: string): Promise<{ id: string; name: string } | undefined> {
+    return this.db.selectFrom('companies').select(['id', 'name']).where('document', '=', document).executeTakeFirst();
+  }
+
+  /** Whether any company exists (a deployment with none gets the sandbox demo). */
+  async any(): Promise<boolean> {
+    return (await this.db.selectFrom('companies').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async getCompany(id: string): Promise<CompanyRecord> {
     const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw new OperatorError(`no company ${id}`);

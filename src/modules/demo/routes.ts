@@ -18,14 +18,13 @@ import { Type, type Static } from 'typebox';
 import type { Services } from '../../app.js';
 import { DEMO } from '../../bootstrap.js';
 import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/types.js';
 import { IdParams } from '../../http/common-schemas.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { ResponseRecorder } from '../../http/idempotency.js';
 import { IntentSchema, type CreateIntentInput, type IntentView } from '../payment-intents/index.js';
 import { TransactionSchema, type TransactionView } from '../transactions/index.js';
-import { serveAsset } from '../vault/web-assets.js';
+import { serveAsset } from '../../http/web-assets.js';
 
 export const DEMO_SOURCE = 'demo-checkout';
 export const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
@@ -89,19 +88,15 @@ export function demoPagePolicy(publicVaultUrl: string): string {
 /** Whether an intent or transaction was created by the demo page (its metadata says so). */
 const isDemo = (view: { metadata: object }) => (view.metadata as Record<string, unknown>).source === DEMO_SOURCE;
 
-/**
- * Registers the demo routes in the sandbox; nothing in production. `db` is
- * read for one thing: finding the demo company by its document (no service
- * offers that lookup).
- */
-export function demoRoutes(app: FastifyInstance, services: Services, config: Config, db: Db): void {
+/** Registers the demo routes in the sandbox; nothing in production. */
+export function demoRoutes(app: FastifyInstance, services: Services, config: Config): void {
   if (config.env !== 'sandbox') return;
 
   let found: { id: string; name: string } | undefined;
   /** The demo company, looked up on use (tests and the first start create it after the routes exist). */
   async function demoCompany(): Promise<{ id: string; name: string }> {
     if (found) return found;
-    const row = await db.selectFrom('companies').select(['id', 'name']).where('document', '=', DEMO.company.document).executeTakeFirst();
+    const row = await services.companies.findByDocument(DEMO.company.document);
     if (!row) throw new AppError('NOT_FOUND', `This deployment has no demo company (document ${DEMO.company.document}); the demo checkout is unavailable`);
     found = row;
     return row;

@@ -20,7 +20,7 @@ import { AcquirerUnavailable } from '../acquirer/index.js';
 import { isInternalBearer, type CardAuthorizer } from './authorize.js';
 import type { VaultKeys } from './keys.js';
 import type { Tokenizer } from './tokenize.js';
-import { serveAsset } from './web-assets.js';
+import { serveAsset } from '../../http/web-assets.js';
 
 const TOKENIZE_BODY_LIMIT = 16 * 1024;
 

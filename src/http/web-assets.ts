@@ -1,7 +1,7 @@
 /**
- * The vault's browser files (web/vault): the SDK the seller's page includes
- * and the hosted fields page inside the iframe. Read once, served with a
- * strong ETag and a 5-minute public cache; a matching If-None-Match is 304.
+ * Browser files under web/ (the vault's SDK and hosted fields, the demo
+ * checkout). Read once, served with a strong ETag and a 5-minute public cache;
+ * a matching If-None-Match is 304.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,8 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** web/ at the repository root; the same relative path from src/ (tsx) and dist/ (build). */
-export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web');
+/** web/ at the repository root; the same relative path from src/http (tsx) and dist/http (build). */
+const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
 
 interface Asset {
   body: Buffer;
@@ -19,7 +19,7 @@ interface Asset {
 
 const cache = new Map<string, Asset>();
 
-export function loadAsset(relative: string): Asset {
+function loadAsset(relative: string): Asset {
   let asset = cache.get(relative);
   if (!asset) {
     const body = fs.readFileSync(path.join(WEB_ROOT, relative));
