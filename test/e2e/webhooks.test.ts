@@ -309,6 +309,22 @@ async function waitForWorker(proc: RoleProcess, databaseUrl: string): Promise<vo
 
 // ---- API helpers ------------------------------------------------------------
 
+/**
+ * A deployment running as separate roles on PostgreSQL: `serve` once (it
+ * creates the demo company and key), then the API role and `workers` worker
+ * processes, each waited for until it polls.
+ */
+async function startRoles(workerCount: number) {
+  const first = await startServer({ env: loopbackEnv() });
+  const deployment = first.deployment;
+  cleanups.push(() => deployment.destroy());
+  await first.stop({ keep: true });
+  const apiProc = await startApi(deployment, first.key, loopbackEnv());
+  const workers = Array.from({ length: workerCount }, () => spawnRole('worker', deployment, loopbackEnv()));
+  await Promise.all(workers.map((w) => waitForWorker(w, deployment.databaseUrl!)));
+  return { deployment, apiProc, workers };
+}
+
 async function json(res: Response, status: number): Promise<Json> {
   const text = await res.text();
   assert.equal(res.status, status, text);
@@ -511,15 +527,8 @@ if (e2eEngine() === 'postgres') {
     const started = Date.now();
     const receiver = await startHttpsReceiver({ cert });
     t.after(() => receiver.close());
-    // `serve` creates the demo company and key; then the deployment runs as separate roles.
-    const first = await startServer({ env: loopbackEnv() });
-    const deployment = first.deployment;
-    cleanups.push(() => deployment.destroy());
-    await first.stop({ keep: true });
-
-    const apiProc = await startApi(deployment, first.key, loopbackEnv());
-    const worker1 = spawnRole('worker', deployment, loopbackEnv());
-    await waitForWorker(worker1, deployment.databaseUrl!);
+    const { deployment, apiProc, workers } = await startRoles(1);
+    const worker1 = workers[0]!;
     const hook = await register(apiProc.api, `${receiver.url}/hook`, ['transaction.created']);
 
     receiver.queue({ hang: true }); // the first request is held until the worker dies
@@ -621,14 +630,7 @@ if (e2eEngine() === 'postgres') {
     const PER_ROUND = 30;
     const receiver = await startHttpsReceiver({ cert });
     t.after(() => receiver.close());
-    const first = await startServer({ env: loopbackEnv() });
-    const deployment = first.deployment;
-    cleanups.push(() => deployment.destroy());
-    await first.stop({ keep: true });
-
-    const apiProc = await startApi(deployment, first.key, loopbackEnv());
-    const workers = [spawnRole('worker', deployment, loopbackEnv()), spawnRole('worker', deployment, loopbackEnv())];
-    await Promise.all(workers.map((w) => waitForWorker(w, deployment.databaseUrl!)));
+    const { deployment, apiProc, workers } = await startRoles(2);
     const pids = workers.map((w) => w.pid);
     const diagnostics = [`setup ${Date.now() - started} ms`];
 
