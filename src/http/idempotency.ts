@@ -84,9 +84,14 @@ export class IdempotencyScope implements ResponseRecorder {
   }
 }
 
-function fingerprint(request: FastifyRequest): string {
-  const text = `${request.method} ${request.routeOptions.url}\n${canonicalJson(request.params ?? {})}\n${canonicalJson(request.body ?? null)}`;
+/** What makes two requests "the same" for a key: method, route pattern, path parameters, canonical body. */
+export function requestFingerprint(method: string, routeUrl: string, params: unknown, body: unknown): string {
+  const text = `${method} ${routeUrl}\n${canonicalJson(params ?? {})}\n${canonicalJson(body ?? null)}`;
   return createHash('sha256').update(text).digest('hex');
+}
+
+function fingerprint(request: FastifyRequest): string {
+  return requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
 }
 
 type Begin = { kind: 'new' } | { kind: 'replay'; status: number; body: string };

@@ -8,16 +8,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import pino from 'pino';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js';
-import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 
 const silentLogger = pino({ level: 'silent' });
@@ -63,10 +62,6 @@ function assertError(res: LightMyRequestResponse, status: number, code: string, 
 }
 
 /** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
-function fingerprint(method: string, route: string, params: object, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body ?? null)}`).digest('hex');
-}
-
 function cvvFor(number: string): string {
   return TEST_CARDS.find((c) => c.number === number)?.cvvLength === 4 ? '7391' : '739';
 }
@@ -339,22 +334,7 @@ for (const engine of engines()) {
     });
 
     describe('crash recovery: the process died after the vault and acquirer answered, before phase 3', () => {
-      /** Leaves the intent as a process that died right after phase 1 of confirm would (key claimed, intent marked). */
-      const diedAfterPhase1 = async (intentId: string, key: string, token: string) => {
-        const now = t.clock.now();
-        await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: key, updated_at: now }).where('id', '=', intentId).execute();
-        await t.db.db
-          .insertInto('idempotency_keys')
-          .values({
-            company_id: t.companyId,
-            key,
-            fingerprint: fingerprint('POST', '/v2/payment-intents/:id/confirm', { id: intentId }, { token }),
-            state: 'STARTED',
-            locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-            created_at: now,
-          })
-          .execute();
-      };
+      const diedAfterPhase1 = (intentId: string, key: string, token: string) => confirmDiedAfterPhase1(t, intentId, key, { token });
       /** Phase 2 as the dead process ran it: the vault authorized the card with the acquirer. */
       const authorizedBeforeDying = async (intent: Json, token: string) => {
         const record = await t.vault.authorizer.authorize({

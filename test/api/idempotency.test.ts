@@ -6,13 +6,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys } from '../../src/http/idempotency.js';
-import { canonicalJson } from '../../src/lib/canonical-json.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys, requestFingerprint } from '../../src/http/idempotency.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { RECIPIENTS, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { RECIPIENTS, confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 
 /** Counts calls to the acquirer, to prove a replay charges nothing. */
@@ -47,10 +45,6 @@ function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestRes
 }
 
 /** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
-function fingerprint(method: string, route: string, params: object, body: unknown): string {
-  return createHash('sha256').update(`${method} ${route}\n${canonicalJson(params)}\n${canonicalJson(body ?? null)}`).digest('hex');
-}
-
 for (const engine of engines()) {
   describe(`idempotency (${engine})`, () => {
     let t: TestApp;
@@ -163,7 +157,7 @@ for (const engine of engines()) {
         .values({
           company_id: t.companyId,
           key: 'k-lease',
-          fingerprint: fingerprint('POST', '/v2/payment-intents', {}, body),
+          fingerprint: requestFingerprint('POST', '/v2/payment-intents', {}, body),
           state: 'STARTED',
           locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
           created_at: now,
@@ -234,21 +228,7 @@ for (const engine of engines()) {
 
     test('recovery: a confirm that died after phase 1 is finished by the worker from the acquirer record, and replayed', async () => {
       const now = t.clock.now();
-      /** Leaves the intent as a process that died right after phase 1 of confirm would. */
-      const diedAfterPhase1 = async (id: string, key: string) => {
-        await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: key, updated_at: now }).where('id', '=', id).execute();
-        await t.db.db
-          .insertInto('idempotency_keys')
-          .values({
-            company_id: t.companyId,
-            key,
-            fingerprint: fingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
-            state: 'STARTED',
-            locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-            created_at: now,
-          })
-          .execute();
-      };
+      const diedAfterPhase1 = (id: string, key: string) => confirmDiedAfterPhase1(t, id, key, null);
       const charged = await newIntent('idem-recover-charged', 12_345);
       const silent = await newIntent('idem-recover-silent', 23_456);
       await diedAfterPhase1(charged, 'k-rec-charged');
@@ -305,7 +285,7 @@ for (const engine of engines()) {
         .values({
           company_id: t.companyId,
           key: 'k-takeover',
-          fingerprint: fingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
+          fingerprint: requestFingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
           state: 'STARTED',
           locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
           created_at: now,
