@@ -8,9 +8,9 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installAuth } from './http/auth.js';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
-import { AppError } from './http/errors.js';
+import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
-import { installIdempotency, releaseIdempotency } from './http/idempotency.js';
+import { installIdempotency } from './http/idempotency.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
@@ -22,6 +22,7 @@ import { CompanyService } from './modules/companies/index.js';
 import { demoRoutes } from './modules/demo/routes.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { EventService } from './modules/events/index.js';
+import { IdempotencyService } from './modules/idempotency/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
@@ -52,6 +53,7 @@ export interface AppDeps {
 }
 
 export interface Services {
+  idempotency: IdempotencyService;
   companies: CompanyService;
   transactions: TransactionService;
   intents: PaymentIntentService;
@@ -63,6 +65,7 @@ export interface Services {
 
 export function buildServices(deps: AppDeps): Services {
   const { db, clock, newId, acquirer, config, sealer } = deps;
+  const idempotency = new IdempotencyService({ db, clock, sealer, statusOf });
   const receivables = new ReceivableService(db, clock, newId);
   const transactions = new TransactionService({ db, clock, newId, receivables });
   const intents = new PaymentIntentService({
@@ -73,12 +76,13 @@ export function buildServices(deps: AppDeps): Services {
     transactions,
     config,
     checkSplitRules: receivables.checkSplitRules,
-    sealer,
+    idempotency,
     internalKey: deps.internalKey,
     vault: deps.vault,
   });
   const allowLoopback = config.webhookAllowLoopback;
   return {
+    idempotency,
     companies: new CompanyService(db, clock, newId, config.env),
     transactions,
     intents,
@@ -123,11 +127,11 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     reply.header('X-Request-Id', request.id);
   });
 
-  installErrorHandler(app, (request) => releaseIdempotency(deps.db, request));
+  installErrorHandler(app, async (request) => request.idempotency?.release());
   await installOpenApi(app, API_VERSION);
   installAuth(app, deps.config.env, services.companies.keyLookup);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
-  installIdempotency(app, deps.db, deps.clock, deps.sealer);
+  installIdempotency(app, services.idempotency);
 
   healthRoutes(app, deps.db);
   paymentIntentRoutes(app, services.intents);

@@ -1,9 +1,13 @@
 /**
- * Expected failures are values with a code from the contract's error table.
- * STATUS_BY_CODE gives each code its HTTP status; a code missing from the map
- * does not compile. The error handler (http/error-handler.ts) renders every
- * AppError as the spec's body `{code, message, details?}` and nothing else.
+ * The HTTP face of the contract's error table. Services return DomainError
+ * values (lib/domain-error.ts) and never a status; STATUS_BY_CODE gives each
+ * code its status, and a code missing from the map does not compile.
+ *
+ * AppError is for the HTTP layer's own hooks (auth, validation, rate limit,
+ * Idempotency-Key), which Fastify can only stop by throwing; the error handler
+ * (http/error-handler.ts) renders it and every DomainError as the spec's body.
  */
+import { DomainError, type ErrorCode, type ErrorDetail } from '../lib/domain-error.js';
 
 export const STATUS_BY_CODE = {
   VALIDATION_ERROR: 400,
@@ -26,45 +30,18 @@ export const STATUS_BY_CODE = {
   INTERNAL_ERROR: 500,
   PROVIDER_ERROR: 502,
   SERVICE_UNAVAILABLE: 503,
-} as const satisfies Record<string, number>;
+} as const satisfies Record<ErrorCode, number>;
 
-export type ErrorCode = keyof typeof STATUS_BY_CODE;
+export const statusOf = (error: DomainError): number => STATUS_BY_CODE[error.code];
 
-export interface ErrorDetail {
-  field: string;
-  message: string;
-}
-
-export interface ErrorBody {
-  code: ErrorCode;
-  message: string;
-  details?: ErrorDetail[];
-}
-
+/** A DomainError thrown out of an HTTP hook. */
 export class AppError extends Error {
-  readonly statusCode: number;
-  /** Seconds for a Retry-After header (429, 503). */
-  retryAfterSeconds?: number;
+  readonly error: DomainError;
 
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly details?: ErrorDetail[],
-  ) {
-    super(message);
+  constructor(code: ErrorCode | DomainError, message?: string, details?: ErrorDetail[], retryAfterSeconds?: number) {
+    const error = code instanceof DomainError ? code : new DomainError(code, message ?? code, details, retryAfterSeconds);
+    super(error.message);
     this.name = 'AppError';
-    this.statusCode = STATUS_BY_CODE[code];
-  }
-
-  /** The body exactly as sent; key order is fixed so a replayed error is byte-identical. */
-  toBody(): ErrorBody {
-    return this.details && this.details.length > 0
-      ? { code: this.code, message: this.message, details: this.details }
-      : { code: this.code, message: this.message };
+    this.error = error;
   }
 }
-
-export const validationError = (field: string, message: string): AppError =>
-  new AppError('VALIDATION_ERROR', `Invalid value for ${field}: ${message}`, [{ field, message }]);
-
-export const notFound = (what: string): AppError => new AppError('NOT_FOUND', `${what} not found`);

@@ -10,9 +10,7 @@ export function healthRoutes(app: FastifyInstance, db: Db): void {
     try {
       await sql`SELECT 1`.execute(db);
     } catch {
-      const error = new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable');
-      error.retryAfterSeconds = 5;
-      throw error;
+      throw new AppError('SERVICE_UNAVAILABLE', 'The database is unreachable', undefined, 5);
     }
     return { status: 'ready' };
   });

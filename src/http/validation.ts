@@ -8,7 +8,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError, type ErrorDetail } from './errors.js';
+import { validationFailure, type ErrorDetail } from '../lib/domain-error.js';
+import { AppError } from './errors.js';
 
 // ajv-formats is CommonJS; under ESM its function arrives as the `default` export.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv, formats: string[]) => Ajv;
@@ -70,10 +71,6 @@ export function toDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   return [...byField].map(([field, message]) => ({ field, message }));
 }
 
-export function validationFailure(details: ErrorDetail[]): AppError {
-  const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
-  return new AppError('VALIDATION_ERROR', `Invalid request: ${summary}`, details);
-}
 
 const compiled = { strict: new WeakMap<object, ValidateFunction>(), coercing: new WeakMap<object, ValidateFunction>() };
 
@@ -87,6 +84,6 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   const fn = validate;
   return (data: unknown) => {
     if (fn(data)) return { value: data };
-    return { error: validationFailure(toDetails(fn.errors ?? [], httpPart ?? 'body')) };
+    return { error: new AppError(validationFailure(toDetails(fn.errors ?? [], httpPart ?? 'body'))) };
   };
 };

@@ -15,7 +15,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../app.js';
 import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import type { Clock } from '../lib/clock.js';
 import { sweepVault } from '../modules/vault/index.js';
 
@@ -41,7 +40,7 @@ export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>)
     { name: 'cancel-overdue-transactions', everyTicks: 1, run: () => services.transactions.cancelOverdue() },
     { name: 'recover-confirmations', everyTicks: 5, run: () => services.intents.recoverStuckConfirmations() },
     { name: 'settle-receivables', everyTicks: 10, run: () => services.receivables.settleDue() },
-    { name: 'purge-idempotency-keys', everyTicks: 60, run: () => purgeIdempotencyKeys(db, clock) },
+    { name: 'purge-idempotency-keys', everyTicks: 60, run: () => services.idempotency.purge() },
     { name: 'erase-expired-cvvs', everyTicks: 10, run: () => sweepVault(db, clock.now()) },
   ];
 }

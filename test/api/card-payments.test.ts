@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import pino from 'pino';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js';
+import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';

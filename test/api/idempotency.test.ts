@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, purgeIdempotencyKeys, requestFingerprint } from '../../src/http/idempotency.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { RECIPIENTS, confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
@@ -215,7 +215,7 @@ for (const engine of engines()) {
       t.clock.advance(IDEMPOTENCY_RETENTION_MS / 2);
       assert.equal((await create('k-young', pixIntent({ referenceId: 'idem-young' }))).statusCode, 201);
       t.clock.advance(IDEMPOTENCY_RETENTION_MS / 2 + 1);
-      const purged = await purgeIdempotencyKeys(t.db.db, t.clock);
+      const purged = await t.services.idempotency.purge();
       assert.ok(purged >= 1);
       assert.equal(await keyRow('k-old'), undefined);
       assert.equal((await keyRow('k-young'))?.state, 'DONE');
@@ -223,7 +223,7 @@ for (const engine of engines()) {
       const reused = await create('k-old', pixIntent({ referenceId: 'idem-old-2' }));
       assert.equal(reused.statusCode, 201, reused.body);
       assertError(await create('k-young', pixIntent({ referenceId: 'idem-young-2' })), 422, 'IDEMPOTENCY_KEY_REUSED');
-      assert.equal(await purgeIdempotencyKeys(t.db.db, t.clock), 0);
+      assert.equal(await t.services.idempotency.purge(), 0);
     });
 
     test('recovery: a confirm that died after phase 1 is finished by the worker from the acquirer record, and replayed', async () => {

@@ -11,6 +11,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { engines } from '../helpers/db.js';
 import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
+import { isDomainError } from '../../src/lib/domain-error.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; body: string; json(): any };
@@ -550,6 +551,7 @@ for (const engine of engines()) {
       const { trx } = await sale(t);
       await round(t, 0);
       const paid = await t.services.transactions.settleInSandbox(t.companyId, trx.id, 'PAID');
+      assert.ok(!isDomainError(paid));
       assert.equal(paid.status, 'PAID');
       await round(t, 1);
       const [call] = sender.to(url);

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, buildServices, type AppDeps, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/http/idempotency.js';
+import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';

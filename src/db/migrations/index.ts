@@ -8,10 +8,12 @@ import * as m001 from './001-spine.js';
 import * as m002 from './002-receivables.js';
 import * as m003 from './003-webhooks.js';
 import * as m004 from './004-vault.js';
+import * as m005 from './005-idempotency-success-status.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
   '002-receivables': m002,
   '003-webhooks': m003,
   '004-vault': m004,
+  '005-idempotency-success-status': m005,
 };

@@ -20,8 +20,9 @@ import { DEMO } from '../../bootstrap.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { IdParams } from '../../http/common-schemas.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { ResponseRecorder } from '../../http/idempotency.js';
+import { AppError } from '../../http/errors.js';
+import { isDomainError, notFound } from '../../lib/domain-error.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
 import { IntentSchema, type CreateIntentInput, type IntentView } from '../payment-intents/index.js';
 import { TransactionSchema, type TransactionView } from '../transactions/index.js';
 import { serveAsset } from '../../http/web-assets.js';
@@ -65,7 +66,7 @@ const DemoConfig = Type.Object({ vaultUrl: Type.String(), companyName: Type.Stri
 function nonReplayingRecorder(): ResponseRecorder {
   return {
     key: `demo-${randomUUID()}`,
-    async save(_trx: Transaction<Database>, _status: number, _payload: unknown): Promise<void> {},
+    async save(_trx: Transaction<Database>, _outcome: unknown): Promise<void> {},
   };
 }
 
@@ -104,7 +105,7 @@ export function demoRoutes(app: FastifyInstance, services: Services, config: Con
 
   async function demoTransaction(companyId: string, id: string): Promise<TransactionView> {
     const transaction = await services.transactions.get(companyId, id);
-    if (!isDemo(transaction)) throw notFound('Transaction');
+    if (isDomainError(transaction) || !isDemo(transaction)) throw notFound('Transaction');
     return transaction;
   }
 
@@ -171,7 +172,9 @@ export function demoRoutes(app: FastifyInstance, services: Services, config: Con
       const company = await demoCompany();
       await demoTransaction(company.id, request.params.id);
       reply.header('Cache-Control', 'no-store');
-      return services.transactions.settleInSandbox(company.id, request.params.id, 'PAID');
+      const paid = await services.transactions.settleInSandbox(company.id, request.params.id, 'PAID');
+      if (isDomainError(paid)) throw paid;
+      return paid;
     },
   );
 

@@ -1,6 +1,6 @@
 /** The event log: what was (or will be) delivered, and resending it. */
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { enqueueDeliveries, type EventType } from './outbox.js';

@@ -23,7 +23,8 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { AppError } from '../../http/errors.js';
-import type { ResponseRecorder } from '../../http/idempotency.js';
+import { DomainError } from '../../lib/domain-error.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
@@ -53,8 +54,8 @@ export type ConfirmationShape = 'transaction' | 'intent';
 
 export type ConfirmationResult = { transaction: TransactionView; intent: IntentView };
 
-export const providerError = (): AppError =>
-  new AppError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
+export const providerError = (): DomainError =>
+  new DomainError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
 
 export class Confirmation {
   constructor(private readonly deps: ConfirmationDeps) {}
@@ -78,7 +79,7 @@ export class Confirmation {
           })
         : await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
     } catch (err) {
-      if (err instanceof AppError && err.code === 'VALIDATION_ERROR') {
+      if (err instanceof AppError && err.error.code === 'VALIDATION_ERROR') {
         await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
         throw err;
       }
@@ -105,7 +106,7 @@ export class Confirmation {
       if (current.status === 'FAILED' || !record) {
         failed = true;
         if (current.status !== 'FAILED') await repo.updateIntent(trx, current.id, { status: 'FAILED', updated_at: now });
-        await recorder?.save(trx, 502, providerError());
+        await recorder?.save(trx, providerError());
         return undefined;
       }
       const method = current.payment_method as PaymentMethod;
@@ -138,7 +139,7 @@ export class Confirmation {
       // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
       if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
       const out = { transaction, intent: intentView(confirmed, now, transaction) };
-      await recorder?.save(trx, 201, shape === 'transaction' ? out.transaction : out.intent);
+      await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
       return out;
     });
     if (failed || !result) throw providerError();
@@ -151,7 +152,7 @@ export class Confirmation {
     const transaction = await this.deps.transactions.view(trx, row);
     const now = this.deps.clock.now();
     const out = { transaction, intent: intentView(intent, now, transaction) };
-    await recorder?.save(trx, 201, shape === 'transaction' ? out.transaction : out.intent);
+    await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
     return out;
   }
 

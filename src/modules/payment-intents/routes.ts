@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders } from '../../http/common-schemas.js';
-import { respond } from '../../http/idempotency.js';
+import { respond } from '../../http/respond.js';
 import { TransactionSchema } from '../transactions/index.js';
 import { ConfirmBody, CreateIntentBody, IntentSchema } from './schemas.js';
 import type { PaymentIntentService } from './service.js';
@@ -23,7 +23,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     },
     async (request, reply) => {
       const intent = await intents.create(authOf(request).companyId, request.body, request.idempotency);
-      return respond(request, reply, 201, intent);
+      return respond(request, reply, intent);
     },
   );
 
@@ -52,7 +52,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     },
     async (request, reply) => {
       const transaction = await intents.confirm(authOf(request).companyId, request.params.id, request.body?.token, request.idempotency!);
-      return respond(request, reply, 201, transaction);
+      return respond(request, reply, transaction);
     },
   );
 
@@ -68,6 +68,6 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
         response: { 200: IntentSchema, ...errors(400, 403, 404, 409) },
       },
     },
-    async (request, reply) => respond(request, reply, 200, await intents.cancel(authOf(request).companyId, request.params.id, request.idempotency)),
+    async (request, reply) => respond(request, reply, await intents.cancel(authOf(request).companyId, request.params.id, request.idempotency)),
   );
 }

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppError } from '../../http/errors.js';
+import { statusOf } from '../../http/errors.js';
+import { DomainError } from '../../lib/domain-error.js';
 import {
   BOLETO_MAX_DAYS_AHEAD,
   blockedMove,
@@ -73,17 +74,17 @@ describe('blockedMove', () => {
 
   test('EXPIRED is 409 INTENT_EXPIRED', () => {
     const error = blockedMove('EXPIRED');
-    assert.ok(error instanceof AppError);
+    assert.ok(error instanceof DomainError);
     assert.equal(error.code, 'INTENT_EXPIRED');
-    assert.equal(error.statusCode, 409);
+    assert.equal(statusOf(error), 409);
   });
 
   test('CONFIRMED, FAILED and CANCELED are 409 INTENT_ALREADY_PROCESSED naming the state', () => {
     for (const status of ['CONFIRMED', 'FAILED', 'CANCELED'] as const) {
       const error = blockedMove(status);
-      assert.ok(error instanceof AppError, status);
+      assert.ok(error instanceof DomainError, status);
       assert.equal(error.code, 'INTENT_ALREADY_PROCESSED');
-      assert.equal(error.statusCode, 409);
+      assert.equal(statusOf(error), 409);
       assert.match(error.message, new RegExp(status));
     }
   });

@@ -4,7 +4,7 @@
  * clock and no I/O here: `now` is passed in.
  */
 import type { PaymentIntentRow } from '../../db/types.js';
-import { AppError, type ErrorDetail } from '../../http/errors.js';
+import { DomainError, type ErrorDetail } from '../../lib/domain-error.js';
 import { addDays, daysBetween, isValidDate, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
 import { isValidTaxId } from '../../lib/tax-id.js';
 import type { CreateIntentInput, IntentStatus } from './schemas.js';
@@ -62,10 +62,10 @@ export function effectiveStatus(intent: Pick<PaymentIntentRow, 'status' | 'expir
 }
 
 /** Why an intent in `status` cannot be confirmed or canceled; undefined when it can. */
-export function blockedMove(status: IntentStatus): AppError | undefined {
-  if (status === 'EXPIRED') return new AppError('INTENT_EXPIRED', 'The payment intent expired; create another');
+export function blockedMove(status: IntentStatus): DomainError | undefined {
+  if (status === 'EXPIRED') return new DomainError('INTENT_EXPIRED', 'The payment intent expired; create another');
   if (status === 'CONFIRMED' || status === 'FAILED' || status === 'CANCELED') {
-    return new AppError('INTENT_ALREADY_PROCESSED', `The payment intent is already ${status}`);
+    return new DomainError('INTENT_ALREADY_PROCESSED', `The payment intent is already ${status}`);
   }
   return undefined;
 }

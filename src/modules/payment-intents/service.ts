@@ -9,10 +9,9 @@
  */
 import type { Db } from '../../db/database.js';
 import type { PaymentIntentRow } from '../../db/types.js';
-import { AppError, notFound } from '../../http/errors.js';
-import { IDEMPOTENCY_LEASE_MS, IdempotencyScope, type ResponseRecorder } from '../../http/idempotency.js';
-import type { Sealer } from '../../lib/aes-gcm.js';
-import { validationFailure } from '../../http/validation.js';
+import { AppError } from '../../http/errors.js';
+import { DomainError, isDomainError, notFound, validationFailure } from '../../lib/domain-error.js';
+import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import type { Acquirer } from '../acquirer/index.js';
@@ -33,8 +32,8 @@ export interface IntentDeps extends ConfirmationDeps {
   newId: IdGenerator;
   acquirer: Acquirer;
   checkSplitRules: SplitRulesCheck;
-  /** Seals the responses that recovery stores under an interrupted request's Idempotency-Key. */
-  sealer: Sealer;
+  /** Stores the responses that recovery finishes under an interrupted request's Idempotency-Key. */
+  idempotency: IdempotencyService;
   /** Signs card tickets (shared with the vault, which verifies them). */
   internalKey: Buffer;
 }
@@ -86,7 +85,7 @@ export class PaymentIntentService {
         created_at: now,
         updated_at: now,
       });
-      if (!confirmNow) await recorder?.save(trx, 201, intentView(inserted, now, undefined, tokenization));
+      if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
       return inserted;
     });
     if (!confirmNow) return intentView(row, now, undefined, tokenization);
@@ -105,9 +104,7 @@ export class PaymentIntentService {
   private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<CardTokenization> {
     const key = (await listPublicKeys(this.deps.db)).find((k) => k.current);
     if (!key) {
-      const error = new AppError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role');
-      error.retryAfterSeconds = 5;
-      throw error;
+      throw new AppError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role', undefined, 5);
     }
     const ticket = await signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
     return { vaultUrl: this.deps.config.publicVaultUrl, ticket, encryptionKey: key.jwk };
@@ -118,7 +115,7 @@ export class PaymentIntentService {
     if (!isId('pi', id)) throw notFound('Payment intent');
     const { db, clock } = this.deps;
     const now = clock.now();
-    type Claim = { done: ConfirmationResult } | { resume: PaymentIntentRow } | { blocked: AppError };
+    type Claim = { done: ConfirmationResult } | { resume: PaymentIntentRow } | { blocked: DomainError };
     const claimed = await db.transaction().execute(async (trx): Promise<Claim> => {
       const row = await repo.findIntent(trx, companyId, id, true);
       if (!row) throw notFound('Payment intent');
@@ -150,19 +147,19 @@ export class PaymentIntentService {
     if (!isId('pi', id)) throw notFound('Payment intent');
     const { db, clock } = this.deps;
     const now = clock.now();
-    const outcome = await db.transaction().execute(async (trx): Promise<{ blocked: AppError } | { canceled: IntentView }> => {
+    const outcome = await db.transaction().execute(async (trx): Promise<{ blocked: DomainError } | { canceled: IntentView }> => {
       const row = await repo.findIntent(trx, companyId, id, true);
       if (!row) throw notFound('Payment intent');
       const status = effectiveStatus(row, now);
       const blocked = row.confirm_started_at && status !== 'EXPIRED'
-        ? new AppError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
+        ? new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
         : blockedMove(status);
       if (blocked) {
         if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
         return { blocked };
       }
       const canceled = intentView(await repo.updateIntent(trx, row.id, { status: 'CANCELED', updated_at: now }), now);
-      await recorder?.save(trx, 200, canceled);
+      await recorder?.save(trx, canceled);
       return { canceled };
     });
     if ('blocked' in outcome) throw outcome.blocked;
@@ -186,9 +183,9 @@ export class PaymentIntentService {
       const record = await this.deps.acquirer.findCharge(row.id);
       const shape = row.create_key ? 'intent' : 'transaction';
       const key = row.create_key ?? row.confirm_key;
-      const recorder = key ? new IdempotencyScope(row.company_id, key, this.deps.sealer, true) : undefined;
+      const recorder = key ? this.deps.idempotency.recorderFor(row.company_id, key) : undefined;
       await this.confirmation.finish(row, record, shape, recorder).catch((err: unknown) => {
-        if (!(err instanceof AppError && err.code === 'PROVIDER_ERROR')) throw err;
+        if (!(isDomainError(err) && err.code === 'PROVIDER_ERROR')) throw err;
       });
     }
     return stuck.length;

@@ -9,7 +9,7 @@ import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, ReceivableRow, TransactionRow } from '../../db/types.js';
 import { AppError } from '../../http/errors.js';
-import { validationFailure } from '../../http/validation.js';
+import { validationFailure } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';

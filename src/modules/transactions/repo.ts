@@ -1,6 +1,7 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
 import type { Kysely } from 'kysely';
 import type { Database, NewTransaction, TransactionRow } from '../../db/types.js';
+import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
@@ -29,7 +30,7 @@ export interface ListFilter {
   createdTo?: Date | undefined;
 }
 
-/** Newest first; keyset paging on the time-ordered id. Fetches one extra row to answer hasMore. */
+/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
 export async function listTransactions(ex: Ex, companyId: string, f: ListFilter): Promise<TransactionRow[]> {
   let query = ex.selectFrom('transactions').selectAll().where('company_id', '=', companyId);
   if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
@@ -38,7 +39,7 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
   if (f.referenceId) query = query.where('reference_id', '=', f.referenceId);
   if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo) query = query.where('created_at', '<=', f.createdTo);
-  return query.orderBy('id', 'desc').limit(f.limit + 1).execute();
+  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
 export async function updateTransactionStatus(

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders, listEnvelope } from '../../http/common-schemas.js';
-import { respond } from '../../http/idempotency.js';
+import { respond } from '../../http/respond.js';
 import { TransactionListQuery, TransactionSchema } from './schemas.js';
 import type { TransactionService } from './service.js';
 
@@ -19,7 +19,7 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
         response: { 200: listEnvelope(TransactionSchema), ...errors(400, 403) },
       },
     },
-    async (request) => transactions.list(authOf(request).companyId, request.query),
+    async (request, reply) => respond(request, reply, await transactions.list(authOf(request).companyId, request.query)),
   );
 
   app.get<{ Params: Static<typeof IdParams> }>(
@@ -28,7 +28,7 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
       config: { scope: 'payments:read' },
       schema: { tags: ['Transactions'], summary: 'Get a transaction', params: IdParams, response: { 200: TransactionSchema, ...errors(400, 403, 404) } },
     },
-    async (request) => transactions.get(authOf(request).companyId, request.params.id),
+    async (request, reply) => respond(request, reply, await transactions.get(authOf(request).companyId, request.params.id)),
   );
 }
 
@@ -46,7 +46,7 @@ export function sandboxTransactionRoutes(app: FastifyInstance, transactions: Tra
       },
       async (request, reply) => {
         const view = await transactions.settleInSandbox(authOf(request).companyId, request.params.id, to, request.idempotency);
-        return respond(request, reply, 200, view);
+        return respond(request, reply, view);
       },
     );
   }
@@ -64,7 +64,7 @@ export function sandboxTransactionRoutes(app: FastifyInstance, transactions: Tra
     },
     async (request, reply) => {
       const view = await transactions.settleReceivablesInSandbox(authOf(request).companyId, request.params.id, request.idempotency);
-      return respond(request, reply, 200, view);
+      return respond(request, reply, view);
     },
   );
 }

@@ -8,10 +8,12 @@
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { transact } from '../../db/transact.js';
 import type { Database, TransactionRow } from '../../db/types.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { ResponseRecorder } from '../../http/idempotency.js';
+import { DomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { isId } from '../../lib/ids.js';
 import { recordEvent, type EventType } from '../events/index.js';
@@ -62,15 +64,14 @@ export class TransactionService {
     return rows.map((row) => transactionView(row, name, receivables.get(row.id) ?? []));
   }
 
-  async get(companyId: string, id: string): Promise<TransactionView> {
-    if (!isId('trx', id)) throw notFound('Transaction');
-    const row = await repo.findTransaction(this.deps.db, companyId, id);
-    if (!row) throw notFound('Transaction');
+  async get(companyId: string, id: string): Promise<Outcome<TransactionView>> {
+    const row = isId('trx', id) ? await repo.findTransaction(this.deps.db, companyId, id) : undefined;
+    if (!row) return notFound('Transaction');
     return this.view(this.deps.db, row);
   }
 
   async list(companyId: string, q: ListQuery): Promise<{ data: TransactionView[]; hasMore: boolean }> {
-    const limit = q.limit ?? 20;
+    const limit = q.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await repo.listTransactions(this.deps.db, companyId, {
       limit,
       startingAfter: q.startingAfter,
@@ -80,8 +81,8 @@ export class TransactionService {
       createdFrom: q.createdFrom ? new Date(q.createdFrom) : undefined,
       createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
     });
-    const data = await this.views(this.deps.db, companyId, rows.slice(0, limit));
-    return { data, hasMore: rows.length > limit };
+    const page = toPage(rows, limit);
+    return { data: await this.views(this.deps.db, companyId, page.data), hasMore: page.hasMore };
   }
 
   /**
@@ -103,41 +104,39 @@ export class TransactionService {
    * not PENDING is 409 TRANSACTION_NOT_PENDING. A PENDING row whose payment
    * window has closed is canceled first (as the expiry worker would).
    */
-  async settleInSandbox(companyId: string, id: string, to: 'PAID' | 'CANCELED', recorder?: ResponseRecorder): Promise<TransactionView> {
-    if (!isId('trx', id)) throw notFound('Transaction');
+  async settleInSandbox(companyId: string, id: string, to: 'PAID' | 'CANCELED', recorder?: ResponseRecorder): Promise<Outcome<TransactionView>> {
+    if (!isId('trx', id)) return notFound('Transaction');
     const now = this.deps.clock.now();
-    let closed = false;
-    const view = await this.deps.db.transaction().execute(async (trx) => {
+    return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
-      if (!row) throw notFound('Transaction');
+      if (!row) return notFound('Transaction');
       if (row.status === 'PENDING' && row.cancel_at && row.cancel_at.getTime() <= now.getTime()) {
-        closed = true;
-        return this.transition(trx, row, 'CANCELED', now);
+        // The cancellation commits (as the expiry worker would have done); the caller is told why nothing else happened.
+        await this.transition(trx, row, 'CANCELED', now);
+        return notPending('CANCELED', 'its payment window closed');
       }
       let result: TransactionView;
       if (row.status === 'PENDING') result = await this.transition(trx, row, to, now);
       else if (row.status === 'PAID' && to === 'PAID') result = await this.view(trx, row);
-      else throw notPending(row.status);
-      await recorder?.save(trx, 200, result);
+      else return notPending(row.status);
+      await recorder?.save(trx, result);
       return result;
     });
-    if (closed) throw notPending('CANCELED', 'its payment window closed');
-    return view;
   }
 
   /** Sandbox settle: every receivable of a PAID transaction becomes PAID at once. */
-  async settleReceivablesInSandbox(companyId: string, id: string, recorder?: ResponseRecorder): Promise<TransactionView> {
-    if (!isId('trx', id)) throw notFound('Transaction');
+  async settleReceivablesInSandbox(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<TransactionView>> {
+    if (!isId('trx', id)) return notFound('Transaction');
     const now = this.deps.clock.now();
-    return this.deps.db.transaction().execute(async (trx) => {
+    return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
-      if (!row) throw notFound('Transaction');
+      if (!row) return notFound('Transaction');
       if (row.status !== 'PAID') {
-        throw new AppError('TRANSACTION_NOT_PENDING', `The transaction is ${row.status}; only a PAID transaction has receivables to settle`);
+        return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${row.status}; only a PAID transaction has receivables to settle`);
       }
       await this.deps.receivables.settleTransaction(trx, row.id, now);
       const view = await this.view(trx, row);
-      await recorder?.save(trx, 200, view);
+      await recorder?.save(trx, view);
       return view;
     });
   }
@@ -153,6 +152,6 @@ export class TransactionService {
   }
 }
 
-function notPending(status: string, why?: string): AppError {
-  return new AppError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
+function notPending(status: string, why?: string): DomainError {
+  return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
 }

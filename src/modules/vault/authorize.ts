@@ -12,7 +12,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { validationError } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { validationError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Acquirer, ChargeRecord } from '../acquirer/index.js';
 import type { VaultSealers } from './master-key.js';

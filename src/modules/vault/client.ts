@@ -7,7 +7,8 @@
  * acquirer's ledger (keyed by intent id) guarantees no charge is repeated.
  */
 import { request } from 'undici';
-import { AppError, type ErrorBody } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import type { ErrorBody } from '../../lib/domain-error.js';
 import { AcquirerUnavailable, type ChargeRecord } from '../acquirer/index.js';
 import { internalBearer, type AuthorizeRequest } from './authorize.js';
 

@@ -12,7 +12,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import type { Db } from '../../db/database.js';
-import { AppError, validationError } from '../../http/errors.js';
+import { AppError } from '../../http/errors.js';
+import { validationError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validateCard } from './card.js';
@@ -52,9 +53,7 @@ export function hashToken(token: string): string {
 }
 
 function rateLimited(message: string, retryAfterSeconds: number): AppError {
-  const error = new AppError('RATE_LIMITED', message);
-  error.retryAfterSeconds = Math.max(1, retryAfterSeconds);
-  return error;
+  return new AppError('RATE_LIMITED', message, undefined, Math.max(1, retryAfterSeconds));
 }
 
 export class Tokenizer {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders, listEnvelope } from '../../http/common-schemas.js';
-import { respond } from '../../http/idempotency.js';
+import { respond } from '../../http/respond.js';
 import type { EventService } from '../events/index.js';
 import {
   CreatedWebhookSchema,
@@ -34,7 +34,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, ev
         response: { 201: CreatedWebhookSchema, ...errors(400, 403, 409, 422) },
       },
     },
-    async (request, reply) => respond(request, reply, 201, await webhooks.create(authOf(request).companyId, request.body, request.idempotency)),
+    async (request, reply) => respond(request, reply, await webhooks.create(authOf(request).companyId, request.body, request.idempotency)),
   );
 
   app.get(

@@ -9,8 +9,9 @@
  */
 import type { Db } from '../../db/database.js';
 import type { WebhookRow } from '../../db/types.js';
-import { AppError, notFound, validationError } from '../../http/errors.js';
-import type { ResponseRecorder } from '../../http/idempotency.js';
+import { AppError } from '../../http/errors.js';
+import { notFound, validationError } from '../../lib/domain-error.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
@@ -89,7 +90,7 @@ export class WebhookService {
         .returningAll()
         .executeTakeFirstOrThrow();
       const view = { ...webhookView(row), secret };
-      await recorder?.save(trx, 201, view);
+      await recorder?.save(trx, view);
       return view;
     });
   }

@@ -1,0 +1,31 @@
+/**
+ * The end of every route handler: a service's outcome becomes the response.
+ * The success status is declared once, as the route's only 2xx response
+ * schema; an error gets its status from the error table. When an idempotent
+ * request stored its response, exactly those bytes are sent; when it failed
+ * without storing one, its key is released so a corrected retry can use it.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isDomainError, type Outcome } from '../lib/domain-error.js';
+import { sendError } from './error-handler.js';
+
+/** The route's declared success status: the one 2xx key of its response schemas. */
+export function successStatus(request: FastifyRequest): number {
+  const declared = Object.keys((request.routeOptions.schema?.response ?? {}) as Record<string, unknown>).map(Number);
+  return declared.find((status) => status >= 200 && status < 300) ?? 200;
+}
+
+export async function respond<T>(request: FastifyRequest, reply: FastifyReply, outcome: Outcome<T>): Promise<FastifyReply> {
+  const scope = request.idempotency;
+  if (scope?.body !== undefined) {
+    return reply.code(scope.status!).type('application/json; charset=utf-8').send(scope.body);
+  }
+  if (isDomainError(outcome)) {
+    await scope?.release();
+    return sendError(reply, outcome);
+  }
+  const status = successStatus(request);
+  // Routes that may store their response send JSON.stringify's bytes, the same bytes a replay sends.
+  if (request.routeOptions.config?.idempotency) return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(outcome));
+  return reply.code(status).send(outcome);
+}

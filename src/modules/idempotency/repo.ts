@@ -1,0 +1,83 @@
+/** All SQL on idempotency_keys. The executor is always the first parameter. */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { IdempotencyKeysTable } from '../../db/types.js';
+import type { Selectable } from 'kysely';
+
+export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
+
+/** Claims a new key; false when (company, key) already exists. */
+export async function insertStarted(
+  ex: Db,
+  row: { companyId: string; key: string; fingerprint: string; successStatus: number; lease: Date; now: Date },
+): Promise<boolean> {
+  const inserted = await ex
+    .insertInto('idempotency_keys')
+    .values({
+      company_id: row.companyId,
+      key: row.key,
+      fingerprint: row.fingerprint,
+      state: 'STARTED',
+      success_status: row.successStatus,
+      locked_until: row.lease,
+      created_at: row.now,
+    })
+    .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
+    .returning('key')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function findKey(ex: Db, companyId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
+  return ex.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();
+}
+
+/** Deletes one generation of a key (the row created at `createdAt`), so a newer claim is never removed. */
+export async function deleteGeneration(ex: Db, companyId: string, key: string, createdAt: Date): Promise<void> {
+  await ex.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key).where('created_at', '=', createdAt).execute();
+}
+
+/** Takes over a STARTED key whose lease ran out: a compare-and-set on the old lease. */
+export async function takeOver(ex: Db, companyId: string, key: string, oldLease: Date, lease: Date): Promise<boolean> {
+  const taken = await ex
+    .updateTable('idempotency_keys')
+    .set({ locked_until: lease })
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .where('state', '=', 'STARTED')
+    .where('locked_until', '=', oldLease)
+    .returning('key')
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/**
+ * Stores the response of a STARTED key: `status`, or the key's recorded
+ * success status when `status` is undefined. Answers the stored status, or
+ * undefined when the key is no longer STARTED.
+ */
+export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string, legacyStatus: number): Promise<number | undefined> {
+  const updated = await ex
+    .updateTable('idempotency_keys')
+    .set({
+      state: 'DONE',
+      response_status: status ?? sql<number>`coalesce(success_status, ${legacyStatus})`,
+      response_body: sealedBody,
+    })
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .where('state', '=', 'STARTED')
+    .returning('response_status')
+    .executeTakeFirst();
+  return updated?.response_status ?? undefined;
+}
+
+/** Releases a STARTED key whose request failed without storing a response. */
+export async function deleteStarted(ex: Db, companyId: string, key: string): Promise<void> {
+  await ex.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key).where('state', '=', 'STARTED').execute();
+}
+
+export async function deleteOlderThan(ex: Db, cutoff: Date): Promise<number> {
+  const result = await ex.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

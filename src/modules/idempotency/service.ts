@@ -1,0 +1,127 @@
+/**
+ * Idempotency-Key. Scope: company + key (a deployment is one environment).
+ *
+ * A first request claims the key with a STARTED row, committed at once, so a
+ * concurrent twin sees it and gets 409 IDEMPOTENCY_KEY_IN_USE. The service
+ * doing the work stores its outcome through the scope's `save()` in the SAME
+ * database transaction as its effect: either both the effect and the stored
+ * response exist, or neither does. A retry with the same route and body gets
+ * the stored status and body byte for byte; with another route or body, 422
+ * IDEMPOTENCY_KEY_REUSED. A request that fails before acting releases its
+ * row, so a corrected retry with the same key works.
+ *
+ * Stored bodies are sealed (AES-256-GCM): they may hold a webhook secret,
+ * shown only in its registration response, and buyers' personal data.
+ *
+ * A STARTED row carries a lease. If its process died, the lease runs out and a
+ * retry takes the row over; operations with several phases (confirm) resume
+ * the work recorded under the key instead of starting it again, and the
+ * worker finishes the ones nobody retries (`recorderFor`).
+ */
+import type { Transaction } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { rollback } from '../../db/transact.js';
+import type { Database } from '../../db/types.js';
+import type { Sealer } from '../../lib/aes-gcm.js';
+import type { Clock } from '../../lib/clock.js';
+import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import * as repo from './repo.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, LEGACY_SUCCESS_STATUS, responseBytes } from './rules.js';
+
+/** Where a service records the outcome of an idempotent request, inside its own transaction. */
+export interface ResponseRecorder {
+  readonly key: string;
+  save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void>;
+}
+
+export interface IdempotencyDeps {
+  db: Db;
+  clock: Clock;
+  sealer: Sealer;
+  /** The error table's status of an error (the HTTP layer's; this module stores responses, it does not decide them). */
+  statusOf: (error: DomainError) => number;
+}
+
+export type Claim = { kind: 'new'; scope: IdempotencyScope } | { kind: 'replay'; status: number; body: string };
+
+const inUse = () => new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry shortly');
+
+/**
+ * One claimed key. A live request whose key is no longer STARTED lost its
+ * lease to a retry, which rolls its work back; when the worker finishes the
+ * request of a process that died (`recovering`), a key already gone or
+ * finished is simply left alone.
+ */
+export class IdempotencyScope implements ResponseRecorder {
+  status: number | undefined;
+  body: string | undefined;
+
+  constructor(
+    private readonly deps: IdempotencyDeps,
+    readonly companyId: string,
+    readonly key: string,
+    private readonly recovering = false,
+  ) {}
+
+  async save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void> {
+    const body = responseBytes(outcome);
+    const errorStatus = isDomainError(outcome) ? this.deps.statusOf(outcome) : undefined;
+    const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, this.deps.sealer.seal(body), LEGACY_SUCCESS_STATUS);
+    if (status === undefined) {
+      if (this.recovering) return;
+      // The effect written in `trx` must not commit without its response.
+      rollback(new DomainError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was taken over by a retry'));
+    }
+    this.status = status;
+    this.body = body;
+  }
+
+  /** Undoes the claim of a request that failed without storing a response, so the key can be retried. */
+  async release(): Promise<void> {
+    if (this.body === undefined) await repo.deleteStarted(this.deps.db, this.companyId, this.key);
+  }
+}
+
+export class IdempotencyService {
+  constructor(private readonly deps: IdempotencyDeps) {}
+
+  /** Claims `key` for a request with this fingerprint, or answers the stored response of an earlier one. */
+  async claim(companyId: string, key: string, fingerprint: string, successStatus: number): Promise<Outcome<Claim>> {
+    const { db, clock, sealer } = this.deps;
+    const now = clock.now();
+    const lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      if (await repo.insertStarted(db, { companyId, key, fingerprint, successStatus, lease, now })) {
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key) };
+      }
+      const row = await repo.findKey(db, companyId, key);
+      if (!row) continue; // released between our insert and select: try again
+      if (now.getTime() - row.created_at.getTime() >= IDEMPOTENCY_RETENTION_MS) {
+        await repo.deleteGeneration(db, companyId, key, row.created_at);
+        continue;
+      }
+      if (row.fingerprint !== fingerprint) {
+        return new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key', [
+          { field: 'Idempotency-Key', message: 'was used with another route or body' },
+        ]);
+      }
+      if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: sealer.open(row.response_body!) };
+      if (row.locked_until.getTime() > now.getTime()) return inUse();
+      // The first request died holding the key: take it over.
+      if (await repo.takeOver(db, companyId, key, row.locked_until, lease)) {
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key) };
+      }
+    }
+    return inUse();
+  }
+
+  /** The recorder of a request whose process died, for the worker that finishes it. */
+  recorderFor(companyId: string, key: string): ResponseRecorder {
+    return new IdempotencyScope(this.deps, companyId, key, true);
+  }
+
+  /** Deletes keys past their 24-hour retention. */
+  async purge(): Promise<number> {
+    return repo.deleteOlderThan(this.deps.db, new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_RETENTION_MS));
+  }
+}
