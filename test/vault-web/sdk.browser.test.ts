@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test, after } from 'node:test';
+import { WEB_ROOT } from '../../src/http/web-assets.js';
 
 type Json = Record<string, any>;
 
 // ---------------------------------------------------------------------------
 // In a real browser: the SDK on a shop page (its own origin and a strict CSP),
-// the hosted fields from a stub vault serving web/vault/ with the vault's CSP,
+// the hosted fields from a stub vault serving the built dist/web/vault/ with the vault's CSP,
 // /keys and a /tokenize that opens the JWE with jose. Skipped without Chromium.
 // ---------------------------------------------------------------------------
 
@@ -63,7 +64,7 @@ describe('in Chromium', () => {
       if (req.method === 'GET' && file) {
         res.setHeader('content-type', file[1]);
         if (url.pathname === '/hosted-fields') res.setHeader('content-security-policy', HOSTED_CSP);
-        res.end(fs.readFileSync(path.resolve('web/vault', file[0])));
+        res.end(fs.readFileSync(path.join(WEB_ROOT, 'vault', file[0])));
       } else if (req.method === 'GET' && url.pathname === '/keys') {
         keyRequests++;
         res.setHeader('content-type', 'application/json');
