@@ -5,6 +5,8 @@
 // - Each script is bundled by esbuild from its ES modules under web/ into one
 //   classic script (an IIFE): the pages' CSP allows only files from their own
 //   origin, no inline code and no eval, and esbuild's output needs neither.
+//   The hosted fields bundle takes its card-brand table straight from
+//   src/modules/vault/card-brands.ts, so browser and server cannot drift.
 // - HTML and CSS are copied as they are.
 //
 // platform 'browser' makes the build fail if a bundled module reaches for a
@@ -21,7 +23,7 @@ const OUT = path.join(ROOT, 'dist', 'web');
 /** Served path (under dist/web) → entry module (under web). */
 const SCRIPTS = {
   'vault/sdk.js': 'vault/sdk.js',
-  'vault/hosted-fields.js': 'vault/hosted-fields.js',
+  'vault/hosted-fields.js': 'vault/hosted-fields/main.js',
   'demo/checkout.js': 'demo/checkout.js',
 };
 
