@@ -6,26 +6,12 @@
  * The JWE it builds must open with jose, as the vault server opens it.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { describe, test } from 'node:test';
-import vm from 'node:vm';
 import { compactDecrypt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
-import { WEB_ROOT } from '../../src/http/web-assets.js';
+import { loadHostedFields } from '../helpers/hosted-fields-bundle.js';
 
-type Json = Record<string, any>;
-
-const SCRIPT = path.join(WEB_ROOT, 'vault/hosted-fields.js');
-
-function load(): Json {
-  const sandbox: Json = { crypto: webcrypto, TextEncoder };
-  vm.createContext(sandbox);
-  vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), sandbox, { filename: SCRIPT });
-  return sandbox.SvcHostedFields;
-}
-
-const hf = load();
+const hf = loadHostedFields();
 // Values built inside the VM come from another realm: compare them as JSON.
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 

@@ -199,7 +199,7 @@ describe('in Chromium', () => {
     await page.close();
   });
 
-  test('with the seller\'s own button: tokenize() resolves, Elo and Amex are recognised, English labels', async () => {
+  test('with the seller\'s own button: tokenize() resolves, Elo, Amex and Aura are recognised, English labels', async () => {
     const { page, frame, events, problems } = await openShop('?hide=1&locale=en&theme=dark');
     assert.equal(await frame.locator('#submit').isVisible(), false);
     assert.equal(await frame.locator('#number-label').textContent(), 'Card number');
@@ -214,6 +214,12 @@ describe('in Chromium', () => {
     assert.equal(await frame.locator('#number-brand').textContent(), '');
     await number.pressSequentially('000000000009');
     assert.equal(await frame.locator('#number-brand').textContent(), 'Elo');
+    assert.equal(await frame.locator('#number-error').textContent(), '');
+    // Aura: a brand of the server's table (src/modules/vault/card-brands.ts), bundled into the page.
+    await number.fill('');
+    await number.pressSequentially('5000000000000009');
+    assert.equal(await number.inputValue(), '5000 0000 0000 0009');
+    assert.equal(await frame.locator('#number-brand').textContent(), 'Aura');
     assert.equal(await frame.locator('#number-error').textContent(), '');
 
     // Backspace right after a group space deletes the digit before it.
