@@ -24,7 +24,7 @@ const OUT = path.join(ROOT, 'dist', 'web');
 const SCRIPTS = {
   'vault/sdk.js': 'vault/sdk.js',
   'vault/hosted-fields.js': 'vault/hosted-fields/main.js',
-  'demo/checkout.js': 'demo/checkout.js',
+  'demo/checkout.js': 'demo/checkout/main.js',
 };
 
 const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'demo/checkout.css'];
