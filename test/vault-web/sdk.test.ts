@@ -1,6 +1,6 @@
 /**
- * The served SDK (web/vault/sdk.js as built into dist/web) in a VM context with a minimal fake window and document:
- * the iframe URL it builds, the origin + source checks on incoming messages,
+ * The served SDK (web/vault/sdk.js as built into dist/web) in a VM context
+ * with a minimal fake window and document: the iframe URL it builds, the origin + source checks on incoming messages,
  * the shape checks, the tokenize() promise and unmount().
  */
 import assert from 'node:assert/strict';
