@@ -37,7 +37,7 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     page.on('pageerror', (e) => problems.push(String(e)));
     await page.goto(`${server.url}/demo/checkout`);
     // Ready once /demo/config answered: the company name is shown and the buttons are enabled.
-    await page.waitForFunction(() => !(document.getElementById('card-begin') as HTMLButtonElement).disabled);
+    await page.locator('#card-begin:enabled').waitFor();
     return { page, problems };
   }
 
@@ -45,7 +45,7 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
   async function beginCard(page: Page): Promise<void> {
     await page.locator('#card-begin').click();
     await page.locator('#card-form').waitFor({ state: 'visible' });
-    await page.waitForFunction(() => !(document.getElementById('card-pay') as HTMLButtonElement).disabled);
+    await page.locator('#card-pay:enabled').waitFor();
   }
 
   async function payByCard(page: Page, number: string): Promise<void> {
