@@ -1,7 +1,9 @@
 /**
- * Browser files under web/ (the vault's SDK and hosted fields, the demo
- * checkout). Read once, served with a strong ETag and a 5-minute public cache;
- * a matching If-None-Match is 304.
+ * Browser files (the vault's SDK and hosted fields, the demo checkout) as
+ * built into dist/web/ by scripts/build-web.mjs (`npm run build`): scripts
+ * bundled from the ES modules under web/, HTML and CSS copied. Read once,
+ * served with a strong ETag and a 5-minute public cache; a matching
+ * If-None-Match is 304.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -9,8 +11,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** web/ at the repository root; the same relative path from src/http (tsx) and dist/http (build). */
-const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web');
+/** dist/web at the repository root; the same relative path from src/http (tsx) and dist/http (build). */
+export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
 
 interface Asset {
   body: Buffer;
@@ -22,7 +24,9 @@ const cache = new Map<string, Asset>();
 function loadAsset(relative: string): Asset {
   let asset = cache.get(relative);
   if (!asset) {
-    const body = fs.readFileSync(path.join(WEB_ROOT, relative));
+    const file = path.join(WEB_ROOT, relative);
+    if (!fs.existsSync(file)) throw new Error(`${file} is missing: run npm run build (it bundles web/ into dist/web)`);
+    const body = fs.readFileSync(file);
     asset = { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
     cache.set(relative, asset);
   }

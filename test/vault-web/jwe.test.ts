@@ -1,29 +1,17 @@
 /**
- * The pure half of web/vault/hosted-fields.js, run as the browser would run
- * it: a classic script in a fresh VM context with Web Crypto and TextEncoder
- * but no document (so the DOM wiring stays off) and no Node globals.
+ * The pure half of the hosted fields (web/vault/hosted-fields/), run from the
+ * served bundle as the browser would run it: a classic script in a fresh VM
+ * context with Web Crypto and TextEncoder but no document (so the DOM wiring
+ * stays off) and no Node globals.
  * The JWE it builds must open with jose, as the vault server opens it.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { webcrypto } from 'node:crypto';
 import { describe, test } from 'node:test';
-import vm from 'node:vm';
 import { compactDecrypt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
+import { loadHostedFields } from '../helpers/hosted-fields-bundle.js';
 
-type Json = Record<string, any>;
-
-const SCRIPT = path.resolve('web/vault/hosted-fields.js');
-
-function load(): Json {
-  const sandbox: Json = { crypto: webcrypto, TextEncoder };
-  vm.createContext(sandbox);
-  vm.runInContext(fs.readFileSync(SCRIPT, 'utf8'), sandbox, { filename: SCRIPT });
-  return sandbox.SvcHostedFields;
-}
-
-const hf = load();
+const hf = loadHostedFields();
 // Values built inside the VM come from another realm: compare them as JSON.
 const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
@@ -132,7 +120,7 @@ describe('detectBrand', () => {
   test('Elo BINs win over Visa, Mastercard and Discover', () => {
     const elo = [
       '401178', '401179', '431274', '438935', '451416', '457393', '457631', '457632', // else Visa
-      '504175', '506699', '506740', '506778', '509000', '509999', // 50…: else nothing
+      '504175', '506699', '506740', '506778', '509000', '509999', // 50…: else Aura
       '627780', '636297', '636368',
       '650031', '650033', '650035', '650051', '650405', '650439', '650485', '650538', // else Discover (65)
       '650541', '650598', '650700', '650718', '650720', '650727', '650901', '650978',

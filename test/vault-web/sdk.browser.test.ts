@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test, after } from 'node:test';
+import { WEB_ROOT } from '../../src/http/web-assets.js';
 
 type Json = Record<string, any>;
 
 // ---------------------------------------------------------------------------
 // In a real browser: the SDK on a shop page (its own origin and a strict CSP),
-// the hosted fields from a stub vault serving web/vault/ with the vault's CSP,
+// the hosted fields from a stub vault serving the built dist/web/vault/ with the vault's CSP,
 // /keys and a /tokenize that opens the JWE with jose. Skipped without Chromium.
 // ---------------------------------------------------------------------------
 
@@ -63,7 +64,7 @@ describe('in Chromium', () => {
       if (req.method === 'GET' && file) {
         res.setHeader('content-type', file[1]);
         if (url.pathname === '/hosted-fields') res.setHeader('content-security-policy', HOSTED_CSP);
-        res.end(fs.readFileSync(path.resolve('web/vault', file[0])));
+        res.end(fs.readFileSync(path.join(WEB_ROOT, 'vault', file[0])));
       } else if (req.method === 'GET' && url.pathname === '/keys') {
         keyRequests++;
         res.setHeader('content-type', 'application/json');
@@ -198,7 +199,7 @@ describe('in Chromium', () => {
     await page.close();
   });
 
-  test('with the seller\'s own button: tokenize() resolves, Elo and Amex are recognised, English labels', async () => {
+  test('with the seller\'s own button: tokenize() resolves, Elo, Amex and Aura are recognised, English labels', async () => {
     const { page, frame, events, problems } = await openShop('?hide=1&locale=en&theme=dark');
     assert.equal(await frame.locator('#submit').isVisible(), false);
     assert.equal(await frame.locator('#number-label').textContent(), 'Card number');
@@ -213,6 +214,12 @@ describe('in Chromium', () => {
     assert.equal(await frame.locator('#number-brand').textContent(), '');
     await number.pressSequentially('000000000009');
     assert.equal(await frame.locator('#number-brand').textContent(), 'Elo');
+    assert.equal(await frame.locator('#number-error').textContent(), '');
+    // Aura: a brand of the server's table (src/modules/vault/card-brands.ts), bundled into the page.
+    await number.fill('');
+    await number.pressSequentially('5000000000000009');
+    assert.equal(await number.inputValue(), '5000 0000 0000 0009');
+    assert.equal(await frame.locator('#number-brand').textContent(), 'Aura');
     assert.equal(await frame.locator('#number-error').textContent(), '');
 
     // Backspace right after a group space deletes the digit before it.

@@ -1,6 +1,6 @@
 /**
- * web/vault/sdk.js in a VM context with a minimal fake window and document:
- * the iframe URL it builds, the origin + source checks on incoming messages,
+ * The served SDK (web/vault/sdk.js as built into dist/web) in a VM context
+ * with a minimal fake window and document: the iframe URL it builds, the origin + source checks on incoming messages,
  * the shape checks, the tokenize() promise and unmount().
  */
 import assert from 'node:assert/strict';
@@ -8,10 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import vm from 'node:vm';
+import { WEB_ROOT } from '../../src/http/web-assets.js';
 
 type Json = Record<string, any>;
 
-const SCRIPT = path.resolve('web/vault/sdk.js');
+const SCRIPT = path.join(WEB_ROOT, 'vault/sdk.js');
 const SOURCE = fs.readFileSync(SCRIPT, 'utf8');
 const VAULT = 'https://vault.example';
 const SHOP = 'https://shop.example';

@@ -1,12 +1,14 @@
-/*!
- * SvcVault client script 0.2.0, served by the vault at GET /sdk.js.
+/*! SvcVault client script 0.2.0 */
+/*
+ * Served by the vault at GET /sdk.js (minified by scripts/build-web.mjs).
  *
  * The seller's page includes this file and calls SvcVault.mount(). The card
  * fields live in an iframe served by the vault origin (GET /hosted-fields),
  * so card digits are typed, encrypted and sent from the vault origin only:
  * the seller's page (and this script, which runs in it) never sees them.
  *
- * Plain ES5-style JavaScript on purpose: no dependencies and no build step.
+ * One file on purpose, plain ES5-style JavaScript with no imports: sellers
+ * load it on every checkout page, so it stays small (the build only minifies).
  */
 (function (w) {
   'use strict';

@@ -5,6 +5,10 @@
  * Brand ids are lower case and stable (`amex`, `diners`, not display names);
  * `CARD_BRAND_NAMES` has the names to show.
  *
+ * The hosted fields page bundles this file (web/vault/hosted-fields/brands.js,
+ * built by scripts/build-web.mjs), so the browser knows exactly these brands:
+ * keep it free of imports (no Node built-ins; the browser build fails on them).
+ *
  * Sources for the IIN ranges (none of the Brazilian brands publishes an
  * official table; these are the ranges open-source validators agree on):
  * - Elo, Hiper(card), Visa, Mastercard, Amex, Diners, Discover, JCB:
@@ -71,7 +75,7 @@ export const HOLDER_NAME_MIN = 2;
 export const HOLDER_NAME_MAX = 26;
 
 /** A prefix range: both ends have the same number of digits, inclusive. */
-type PrefixRange = readonly [from: number, to: number];
+export type PrefixRange = readonly [from: number, to: number];
 
 const one = (prefix: number): PrefixRange => [prefix, prefix];
 
@@ -81,7 +85,7 @@ const one = (prefix: number): PrefixRange => [prefix, prefix];
  * Discover's 65; Hipercard's 3841x0 comes before Diners' 38; Aura's catch-all
  * 50 comes after Elo's 504175 / 506699–506778 / 509xxx.
  */
-const BRAND_PREFIXES: readonly (readonly [CardBrand, readonly PrefixRange[]])[] = [
+export const CARD_BRAND_PREFIXES: readonly (readonly [CardBrand, readonly PrefixRange[]])[] = [
   [
     'elo',
     [
@@ -167,7 +171,7 @@ export function normalizeCardNumber(number: string): string | undefined {
 export function detectBrand(number: string): CardBrand | undefined {
   const digits = normalizeCardNumber(number);
   if (!digits) return undefined;
-  for (const [brand, ranges] of BRAND_PREFIXES) {
+  for (const [brand, ranges] of CARD_BRAND_PREFIXES) {
     if (ranges.some((range) => matchesRange(digits, range))) return brand;
   }
   return undefined;

@@ -1,0 +1,140 @@
+/**
+ * The sandbox demo checkout (GET /demo/checkout) in real Chromium against a
+ * real `svc serve` (compiled dist/, so `npm run build` first): the page as
+ * served, under its own CSP, with the vault on another origin. It pays by
+ * card (the vault's hosted fields, the page's own pay button), by Pix and by
+ * boleto (simulated payment), switches language, and shows a refusal, with
+ * no CSP violation or script error on the page or in the frame.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+
+describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async () => {
+    server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '10000', VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000' } });
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (server) assert.deepEqual(await server.stop(), { code: 0, signal: null });
+  });
+
+  async function openDemo(): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(m.text()); });
+    page.on('pageerror', (e) => problems.push(String(e)));
+    await page.goto(`${server.url}/demo/checkout`);
+    // Ready once /demo/config answered: the company name is shown and the buttons are enabled.
+    await page.locator('#card-begin:enabled').waitFor();
+    return { page, problems };
+  }
+
+  /** Starts a card payment and waits for the hosted fields' "ready" (it enables the page's pay button). */
+  async function beginCard(page: Page): Promise<void> {
+    await page.locator('#card-begin').click();
+    await page.locator('#card-form').waitFor({ state: 'visible' });
+    await page.locator('#card-pay:enabled').waitFor();
+  }
+
+  async function payByCard(page: Page, number: string): Promise<void> {
+    await beginCard(page);
+    const frame = page.frameLocator('#card-fields iframe');
+    await frame.locator('#number').pressSequentially(number);
+    await frame.locator('#expiry').pressSequentially('1230');
+    await frame.locator('#cvv').pressSequentially('123');
+    await frame.locator('#holderName').pressSequentially('Maria da Silva');
+    await page.locator('#card-pay').click();
+    await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
+  }
+
+  test('a card payment: hosted fields in the page, the page\'s pay button, PAID with receivables', async () => {
+    const { page, problems } = await openDemo();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
+    assert.notEqual(await page.locator('#company-name').textContent(), '');
+    assert.equal(await page.locator('#test-cards li').count(), 4);
+    await page.locator('#installments').selectOption('3');
+    await beginCard(page);
+    assert.equal(await page.locator('#card-loading').isHidden(), true);
+    assert.match(String(await page.locator('#card-pay').textContent()), /^Pagar R\$\s159,90 em 3x$/);
+    const frame = page.frameLocator('#card-fields iframe');
+    await frame.locator('#number').pressSequentially('4111111111111111');
+    assert.equal(await frame.locator('#number-brand').textContent(), 'Visa');
+    await frame.locator('#expiry').pressSequentially('1230');
+    await frame.locator('#cvv').pressSequentially('123');
+    await frame.locator('#holderName').pressSequentially('Maria da Silva');
+    await page.locator('#card-pay').click();
+    await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await page.locator('#result-title').textContent(), 'Pagamento aprovado');
+    assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x$/);
+    assert.match(String(await page.locator('#result-id').textContent()), /^trx_/);
+    assert.ok((await page.locator('#receivables-body tr').count()) >= 3, 'one receivable per installment');
+    // Language switch re-renders the result.
+    await page.locator('#lang-toggle').click();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    assert.equal(await page.locator('#result-title').textContent(), 'Payment approved');
+    assert.match(String(await page.locator('#result-method').textContent()), /^Credit card/);
+    await page.locator('#lang-toggle').click();
+    assert.deepEqual(problems, [], 'no CSP violation or script error');
+    await page.close();
+  });
+
+  test('a refused test card: FAILED with the refusal explained', async () => {
+    const { page, problems } = await openDemo();
+    await payByCard(page, '4111113111110002');
+    assert.equal(await page.locator('#result-title').textContent(), 'Pagamento recusado');
+    assert.equal(await page.locator('#result-text').textContent(), 'O banco emissor recusou o pagamento: saldo insuficiente.');
+    assert.match(String(await page.locator('#result-refusal').textContent()), /^refusalCode insufficient_funds: /);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('Pix: QR code and copy-and-paste code, simulated payment → PAID; then a new order', async () => {
+    const { page, problems } = await openDemo();
+    await page.locator('#tab-PIX').click();
+    await page.locator('#pix-begin').click();
+    await page.locator('#pix-charge').waitFor({ state: 'visible' });
+    assert.match(String(await page.locator('#pix-qr').getAttribute('src')), /^data:image\/png;base64,/);
+    assert.match(await page.locator('#pix-code').inputValue(), /^000201/);
+    assert.equal(await page.locator('#tab-BOLETO').isDisabled(), true, 'the method is locked once charged');
+    await page.locator('#pix-charge .simulate-pay').click();
+    await page.locator('#result').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#result-title').textContent(), 'Pagamento aprovado');
+    assert.match(String(await page.locator('#result-method').textContent()), /^Pix$/);
+    await page.locator('#new-order').click();
+    assert.equal(await page.locator('#result').isHidden(), true);
+    assert.equal(await page.locator('#pix-start').isVisible(), true);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+
+  test('boleto: an amount under R$ 5,00 is refused on the page; the digitable line is grouped; PAID', async () => {
+    const { page, problems } = await openDemo();
+    await page.locator('#tab-BOLETO').click();
+    await page.locator('#amount').fill('4,99');
+    await page.locator('#boleto-begin').click();
+    assert.equal(await page.locator('#amount-error').textContent(), 'O boleto exige pelo menos R$ 5,00.');
+    await page.locator('#amount').fill('1.234,56');
+    await page.locator('#boleto-begin').click();
+    await page.locator('#boleto-charge').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#boleto-line').inputValue(), /^\d{5}\.\d{5} \d{5}\.\d{6} \d{5}\.\d{6} \d \d{14}$/);
+    assert.match(String(await page.locator('#boleto-due').textContent()), /^\d{2}\/\d{2}\/\d{4}$/);
+    await page.locator('#boleto-charge .simulate-pay').click();
+    await page.locator('#result').waitFor({ state: 'visible' });
+    assert.equal(await page.locator('#result-title').textContent(), 'Pagamento aprovado');
+    assert.match(String(await page.locator('#result-amount').textContent()), /^R\$\s1\.234,56$/);
+    assert.deepEqual(problems, []);
+    await page.close();
+  });
+});

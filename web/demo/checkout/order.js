@@ -1,0 +1,77 @@
+/*
+ * The order being paid: its amount, installments and payment method, and the
+ * intent created for it. Why a module: the card, Pix and boleto flows all
+ * start here (createIntent), and the order form's rules live in one place.
+ */
+import { api } from './api.js';
+import { $, clear, node, show } from './dom.js';
+import { money, parseAmount } from './format.js';
+import { t } from './i18n.js';
+import { BOLETO_MIN_CENTS, DEFAULT_AMOUNT_CENTS, METHODS, state } from './state.js';
+import { clearError, lockOrder, setBusy, setStatus } from './status.js';
+
+/** The amount typed, in centavos; undefined (with the error shown) when not acceptable for the method. */
+function amountCents() {
+  const cents = parseAmount($('amount').value);
+  const error = cents === undefined ? t('amountInvalid') : state.method === 'BOLETO' && cents < BOLETO_MIN_CENTS ? t('amountBoletoMin') : '';
+  $('amount-error').textContent = error;
+  show('amount-error', !!error);
+  $('amount').setAttribute('aria-invalid', error ? 'true' : 'false');
+  if (error) {
+    $('amount').focus();
+    return undefined;
+  }
+  return cents;
+}
+
+/** Creates the demo intent of the order (plus extra fields); rejects with null when the amount is wrong. */
+export function createIntent(extra) {
+  const cents = amountCents();
+  if (cents === undefined) return Promise.reject(null);
+  clearError();
+  setBusy(true);
+  setStatus(t('creating'));
+  const body = { paymentMethod: state.method, amountCents: cents, ...extra };
+  return api('POST', '/demo/intents', body).then(
+    (intent) => {
+      state.intent = intent;
+      lockOrder(true);
+      setBusy(false);
+      setStatus('');
+      return intent;
+    },
+    (err) => {
+      setBusy(false);
+      throw err;
+    },
+  );
+}
+
+export function selectMethod(method) {
+  if (METHODS.indexOf(method) < 0 || state.intent) return;
+  state.method = method;
+  for (const m of METHODS) {
+    const tab = $('tab-' + m);
+    const on = m === method;
+    tab.setAttribute('aria-selected', on ? 'true' : 'false');
+    tab.tabIndex = on ? 0 : -1;
+    show('panel-' + m, on);
+  }
+  clearError();
+  show('amount-error', false);
+}
+
+/** The installment choices, 1x to 12x, with each installment's value for the amount typed. */
+export function renderInstallments() {
+  const select = $('installments');
+  const current = Number(select.value) || 1;
+  const cents = parseAmount($('amount').value) || DEFAULT_AMOUNT_CENTS;
+  clear(select);
+  for (let n = 1; n <= 12; n++) {
+    const label = n === 1 ? t('installmentOne') : t('installmentN', { n, each: money(Math.floor(cents / n)) });
+    const opt = node('option', label);
+    opt.value = String(n);
+    if (n === current) opt.selected = true;
+    select.appendChild(opt);
+  }
+}
