@@ -15,7 +15,7 @@ export function api(method, path, body) {
   return fetch(path, init).then(
     (res) =>
       res.text().then((text) => {
-        let data = null;
+        let data;
         try {
           data = text ? JSON.parse(text) : null;
         } catch {

@@ -82,7 +82,7 @@ function onTabKey(ev) {
 }
 
 export function init() {
-  let saved = null;
+  let saved;
   try {
     saved = window.localStorage.getItem(LOCALE_KEY);
   } catch {
