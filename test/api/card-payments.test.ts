@@ -337,13 +337,15 @@ for (const engine of engines()) {
       const diedAfterPhase1 = (intentId: string, key: string, token: string) => confirmDiedAfterPhase1(t, intentId, key, { token });
       /** Phase 2 as the dead process ran it: the vault authorized the card with the acquirer. */
       const authorizedBeforeDying = async (intent: Json, token: string) => {
-        const record = await t.vault.authorizer.authorize({
+        const answer = await t.vault.authorizer.authorize({
           token,
           intentId: intent.id,
           companyId: t.companyId,
           amountCents: intent.amountCents,
           installments: intent.installments,
         });
+        assert.ok(answer.kind === 'charged');
+        const { record } = answer;
         assert.equal(record.approved, true);
         assert.equal((await chargesOf(intent.id)).length, 1);
         return record;
@@ -386,7 +388,9 @@ for (const engine of engines()) {
         const { token } = await tokenize(intent, '4111113111110002');
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);
-        const record = await t.vault.authorizer.authorize({ token, intentId: intent.id, companyId: t.companyId, amountCents: 10_000, installments: 1 });
+        const answer = await t.vault.authorizer.authorize({ token, intentId: intent.id, companyId: t.companyId, amountCents: 10_000, installments: 1 });
+        assert.ok(answer.kind === 'charged');
+        const { record } = answer;
         assert.equal(record.approved, false, 'a refusal is an outcome too');
 
         await runStep('recover-confirmations');
