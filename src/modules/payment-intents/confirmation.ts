@@ -124,7 +124,7 @@ export class Confirmation {
       }
       const method = current.payment_method as PaymentMethod;
       const feeCents = saleFeeCents(seller.feePlan, method, current.installments, current.amount_cents);
-      const details = pix ?? card ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
+      const details = pix ?? card ?? boletoDetails(await repo.nextBoletoNumber(trx), current.amount_cents, current.boleto_due_date!);
       const row = await insertTransaction(trx, {
         id: transactionId,
         company_id: current.company_id,

@@ -1,5 +1,5 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
 
@@ -57,4 +57,10 @@ export async function claimStuckConfirmations(ex: Ex, startedBefore: Date, limit
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+/** The next boleto "nosso número": a sequence, so concurrent confirmations never share one. */
+export async function nextBoletoNumber(ex: Ex): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT nextval('boleto_number_seq')::int8 AS n`.execute(ex);
+  return Number(rows[0]!.n);
 }
