@@ -17,6 +17,7 @@ import { isDomainError, validationError, type DomainError } from '../../lib/doma
 import type { Clock } from '../../lib/clock.js';
 import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
 import type { VaultSealers } from './master-key.js';
+import * as repo from './repo.js';
 import { hashToken } from './tokenize.js';
 
 export interface AuthorizeRequest {
@@ -63,14 +64,14 @@ export class CardAuthorizer {
     if (earlier) return { kind: 'charged', record: earlier };
     const now = this.clock.now();
     const row = await transact(this.db, async (trx) => {
-      const token = await trx.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(req.token)).forUpdate().executeTakeFirst();
+      const token = await repo.lockToken(trx, hashToken(req.token));
       if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
         return validationError('token', 'is not a card token of this payment intent');
       }
       if (token.expires_at.getTime() <= now.getTime()) return validationError('token', 'expired with its payment intent');
       // Spent and still holding its CVV: the authorization of this same intent was interrupted; resume it.
       if (token.used_at && !token.cvv_sealed) return validationError('token', 'was already used; tokenize the card again');
-      if (!token.used_at) await trx.updateTable('vault.tokens').set({ used_at: now }).where('id', '=', token.id).execute();
+      if (!token.used_at) await repo.markTokenUsed(trx, token.id, now);
       return token;
     });
     if (isDomainError(row)) return { kind: 'token-refused', error: row };
@@ -88,7 +89,7 @@ export class CardAuthorizer {
       if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
       throw err;
     } finally {
-      await this.db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', row.id).execute();
+      await repo.eraseCvv(this.db, row.id);
     }
   }
 }

@@ -18,6 +18,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { validateCard } from './card.js';
 import type { VaultKeys } from './keys.js';
 import type { VaultSealers } from './master-key.js';
+import * as repo from './repo.js';
 import { verifyTicket } from './tickets.js';
 
 export const MAX_ATTEMPTS_PER_TICKET = 5;
@@ -58,22 +59,11 @@ function rateLimited(message: string, retryAfterSeconds: number): DomainError {
 export class Tokenizer {
   constructor(private readonly deps: TokenizeDeps) {}
 
-  /** Adds one attempt to a counter and returns the new count. */
-  private async count(scope: string, key: string, windowStart: Date): Promise<number> {
-    const row = await this.deps.db
-      .insertInto('vault.attempts')
-      .values({ scope, key, window_start: windowStart, count: 1 })
-      .onConflict((oc) => oc.columns(['scope', 'key', 'window_start']).doUpdateSet((eb) => ({ count: eb('vault.attempts.count', '+', 1) })))
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    return row.count;
-  }
-
   async tokenize(input: TokenizeInput, clientIp: string): Promise<Outcome<TokenResult>> {
     const { db, clock, keys, sealers, newId } = this.deps;
     const now = clock.now();
     const windowStart = new Date(Math.floor(now.getTime() / IP_WINDOW_MS) * IP_WINDOW_MS);
-    if ((await this.count('ip', clientIp, windowStart)) > this.deps.attemptsPerIpPerMinute) {
+    if ((await repo.countAttempt(db, 'ip', clientIp, windowStart)) > this.deps.attemptsPerIpPerMinute) {
       return rateLimited('Too many card attempts from this address; wait a minute', Math.ceil((windowStart.getTime() + IP_WINDOW_MS - now.getTime()) / 1000));
     }
     const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
@@ -83,7 +73,7 @@ export class Tokenizer {
     }
     const { intentId, companyId, expiresAt } = ticket.claims;
     // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry).
-    if ((await this.count('ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
+    if ((await repo.countAttempt(db, 'ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
       return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
     const privateKey = await keys.privateKey(input.keyId);
@@ -112,31 +102,28 @@ export class Tokenizer {
     }
     const { card } = checked;
     const token = `vtk_${randomBytes(32).toString('base64url')}`;
-    await db
-      .insertInto('vault.tokens')
-      .values({
-        id: newId('tok'),
-        token_hash: hashToken(token),
-        intent_id: intentId,
-        company_id: companyId,
-        brand: card.brand,
-        last4: card.last4,
-        exp_month: card.expMonth,
-        exp_year: card.expYear,
-        card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
-        cvv_sealed: sealers.cards.seal(card.cvv),
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now,
-      })
-      .execute();
+    await repo.insertToken(db, {
+      id: newId('tok'),
+      token_hash: hashToken(token),
+      intent_id: intentId,
+      company_id: companyId,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
+      cvv_sealed: sealers.cards.seal(card.cvv),
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now,
+    });
     return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 }
 
 /** Erases the CVV of tokens whose intent expired and drops old attempt counters (needs no key). */
 export async function sweepVault(db: Db, now: Date): Promise<number> {
-  const erased = await db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('cvv_sealed', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
-  await db.deleteFrom('vault.attempts').where('window_start', '<', new Date(now.getTime() - 86_400_000)).execute();
-  return Number(erased.numUpdatedRows);
+  const erased = await repo.eraseExpiredCvvs(db, now);
+  await repo.deleteAttemptsBefore(db, new Date(now.getTime() - 86_400_000));
+  return erased;
 }
