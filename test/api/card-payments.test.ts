@@ -3,23 +3,18 @@
  * intent and its tokenization data, installments, every sandbox test card
  * (approved, refused, acquirer silent), the token rules on confirm (required,
  * malformed, single use, bound to its intent), idempotent replay, fees and
- * receivables per installment, and the recovery of a confirmation whose
- * process died after the vault/acquirer answered: never a second charge.
+ * receivables per installment. The recovery of a confirmation whose process
+ * died between its phases is in test/service/confirmation.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
-import pino from 'pino';
-import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
-
-const silentLogger = pino({ level: 'silent' });
 
 type Json = Record<string, any>;
 
@@ -110,11 +105,6 @@ for (const engine of engines()) {
     const eventTypes = async (transactionId: string) =>
       (await t.db.db.selectFrom('events').select(['id', 'type']).where('transaction_id', '=', transactionId).orderBy('id').execute()).map((e) => e.type);
     const receivableRows = (transactionId: string) => t.db.db.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).execute();
-    const runStep = async (name: string) => {
-      const step = workerSteps({ db: t.db.db, clock: t.clock, services: t.services }).find((s) => s.name === name);
-      assert.ok(step, `worker step ${name}`);
-      await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
-    };
 
     test('a card intent is 201 REQUIRES_TOKEN with cardTokenization {vaultUrl, ticket, encryptionKey = the current /keys key}', async () => {
       const intent = await cardIntent();
@@ -331,141 +321,6 @@ for (const engine of engines()) {
       assert.equal((await chargesOf(intent.id)).length, 1, 'one acquirer record');
       assert.equal((await transactionsOf(intent.id)).length, 1);
       assertError(await confirm(intent.id, key, { token: `${token}x` }), 422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key');
-    });
-
-    describe('crash recovery: the process died after the vault and acquirer answered, before phase 3', () => {
-      const diedAfterPhase1 = (intentId: string, key: string, token: string) => confirmDiedAfterPhase1(t, intentId, key, { token });
-      /** Phase 2 as the dead process ran it: the vault authorized the card with the acquirer. */
-      const authorizedBeforeDying = async (intent: Json, token: string) => {
-        const record = await t.vault.authorizer.authorize({
-          token,
-          intentId: intent.id,
-          companyId: t.companyId,
-          amountCents: intent.amountCents,
-          installments: intent.installments,
-        });
-        assert.equal(record.approved, true);
-        assert.equal((await chargesOf(intent.id)).length, 1);
-        return record;
-      };
-
-      test('a retry with the same key after the lease finishes from the acquirer record: 201, one charge', async () => {
-        const intent = await cardIntent({ amountCents: 20_000, installments: 2 });
-        const { token } = await tokenize(intent);
-        const key = randomUUID();
-        await diedAfterPhase1(intent.id, key, token);
-        await authorizedBeforeDying(intent, token);
-
-        // Within the lease the key is still held; another key finds the confirmation under way.
-        assertError(await confirm(intent.id, key, { token }), 409, 'IDEMPOTENCY_KEY_IN_USE');
-        assertError(await confirm(intent.id, randomUUID(), { token }), 409, 'INTENT_ALREADY_PROCESSED');
-
-        t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        const res = await confirm(intent.id, key, { token });
-        assert.equal(res.statusCode, 201, res.body);
-        assert.equal(res.headers['idempotent-replayed'], undefined);
-        const trx = res.json<TransactionBody>();
-        assert.equal(trx.status, 'PAID');
-        assert.equal(trx.paymentIntentId, intent.id);
-        assert.equal(trx.feeCents, 798); // 3.99 % of 20 000
-        assert.equal(trx.split.receivables.length, 2);
-        assert.deepEqual(trx.paymentDetails, { card: { brand: 'visa', last4: '1111' } });
-        assert.equal((await chargesOf(intent.id)).length, 1, 'exactly one acquirer record');
-        assert.equal((await transactionsOf(intent.id)).length, 1);
-        assert.deepEqual(await eventTypes(trx.id), ['transaction.created', 'transaction.paid']);
-        assert.equal((await getIntent(intent.id)).status, 'CONFIRMED');
-
-        const replay = await confirm(intent.id, key, { token });
-        assert.equal(replay.body, res.body);
-        assert.equal(replay.headers['idempotent-replayed'], 'true');
-        assert.equal((await chargesOf(intent.id)).length, 1);
-      });
-
-      test("the worker's recover step confirms the intent from the acquirer record; a retry then replays it", async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
-        const { token } = await tokenize(intent, '4111113111110002');
-        const key = randomUUID();
-        await diedAfterPhase1(intent.id, key, token);
-        const record = await t.vault.authorizer.authorize({ token, intentId: intent.id, companyId: t.companyId, amountCents: 10_000, installments: 1 });
-        assert.equal(record.approved, false, 'a refusal is an outcome too');
-
-        await runStep('recover-confirmations');
-        assert.equal((await getIntent(intent.id)).status, 'REQUIRES_TOKEN', 'nothing recovered within the lease');
-        assert.equal((await transactionsOf(intent.id)).length, 0);
-
-        t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        await runStep('recover-confirmations');
-        const recovered = await getIntent(intent.id);
-        assert.equal(recovered.status, 'CONFIRMED');
-        const [row] = await transactionsOf(intent.id);
-        assert.ok(row);
-        assert.equal(recovered.transactionId, row.id);
-        assert.equal(row.status, 'FAILED');
-        assert.deepEqual(row.payment_details, { card: { brand: 'visa', last4: '0002', refusalCode: 'insufficient_funds', refusalMessage: record.refusalMessage } });
-        assert.equal((await chargesOf(intent.id)).length, 1, 'never a second charge');
-        assert.deepEqual(await eventTypes(row.id), ['transaction.created', 'transaction.canceled']);
-
-        const replay = await confirm(intent.id, key, { token });
-        assert.equal(replay.statusCode, 201, replay.body);
-        assert.equal(replay.headers['idempotent-replayed'], 'true');
-        assert.equal(replay.json<TransactionBody>().id, row.id);
-        assert.equal(replay.json<TransactionBody>().status, 'FAILED');
-        await runStep('recover-confirmations');
-        assert.equal((await transactionsOf(intent.id)).length, 1);
-        assert.equal((await chargesOf(intent.id)).length, 1);
-      });
-
-      test('approved and recovered by the worker: PAID with receivables, exactly one charge', async () => {
-        const intent = await cardIntent({ amountCents: 10_000, installments: 1 });
-        const { token } = await tokenize(intent);
-        const key = randomUUID();
-        await diedAfterPhase1(intent.id, key, token);
-        await authorizedBeforeDying(intent, token);
-        t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        await runStep('recover-confirmations');
-        const recovered = await getIntent(intent.id);
-        assert.equal(recovered.status, 'CONFIRMED');
-        const trx = await t.call({ method: 'GET', url: `/v2/transactions/${recovered.transactionId}` });
-        assert.equal(trx.json<TransactionBody>().status, 'PAID');
-        assert.equal(trx.json<TransactionBody>().feeCents, 349);
-        assert.equal(trx.json<TransactionBody>().split.receivables.length, 1);
-        assert.equal((await chargesOf(intent.id)).length, 1);
-        const replay = await confirm(intent.id, key, { token });
-        assert.equal(replay.statusCode, 201);
-        assert.deepEqual(replay.json(), trx.json());
-      });
-
-      test('the vault spent the token but the acquirer never answered: a retry resumes and charges once', async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
-        const { token } = await tokenize(intent);
-        const key = randomUUID();
-        await diedAfterPhase1(intent.id, key, token);
-        await t.db.db.updateTable('vault.tokens').set({ used_at: t.clock.now() }).where('token_hash', '=', hashToken(token)).execute();
-        t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        const res = await confirm(intent.id, key, { token });
-        assert.equal(res.statusCode, 201, res.body);
-        assert.equal(res.json<TransactionBody>().status, 'PAID');
-        assert.equal((await chargesOf(intent.id)).length, 1);
-        const row = await t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
-        assert.equal(row.cvv_sealed, null, 'the CVV is erased after the charge');
-        assertError(await confirm(intent.id, randomUUID(), { token }), 409, 'INTENT_ALREADY_PROCESSED');
-      });
-
-      test('the acquirer never answered and no retry came: the worker fails the intent, nothing charged', async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
-        const { token } = await tokenize(intent);
-        const key = randomUUID();
-        await diedAfterPhase1(intent.id, key, token);
-        t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        await runStep('recover-confirmations');
-        assert.equal((await getIntent(intent.id)).status, 'FAILED');
-        assert.equal((await transactionsOf(intent.id)).length, 0);
-        assert.equal((await chargesOf(intent.id)).length, 0);
-        const replay = await confirm(intent.id, key, { token });
-        assertError(replay, 502, 'PROVIDER_ERROR');
-        assert.equal(replay.headers['idempotent-replayed'], 'true');
-        assert.equal((await chargesOf(intent.id)).length, 0, 'the replay did not charge');
-      });
     });
   });
 }

@@ -1,16 +1,17 @@
 /**
  * Idempotency-Key over HTTP: byte-identical replay, reuse with another body or
  * route, canonical JSON, requests that did not act are not stored, the lease
- * of a running request, stored PROVIDER_ERROR, 24-hour retention, and the
- * recovery of a confirmation whose process died between its phases.
+ * of a running request, stored PROVIDER_ERROR and 24-hour retention. The
+ * recovery of a confirmation whose process died between its phases is in
+ * test/service/confirmation.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
+import { isDomainError } from '../../src/lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { RECIPIENTS, confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { RECIPIENTS, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 
 /** Counts calls to the acquirer, to prove a replay charges nothing. */
@@ -151,18 +152,9 @@ for (const engine of engines()) {
 
     test('a STARTED key within its lease is 409 IDEMPOTENCY_KEY_IN_USE; past the lease a retry takes over', async () => {
       const body = pixIntent({ referenceId: 'idem-lease' });
-      const now = t.clock.now();
-      await t.db.db
-        .insertInto('idempotency_keys')
-        .values({
-          company_id: t.companyId,
-          key: 'k-lease',
-          fingerprint: requestFingerprint('POST', '/v2/payment-intents', {}, body),
-          state: 'STARTED',
-          locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-          created_at: now,
-        })
-        .execute();
+      // A create that claimed its key and died before acting: the key's STARTED row, as the Idempotency-Key hook writes it.
+      const claim = await t.services.idempotency.claim(t.companyId, 'k-lease', requestFingerprint('POST', '/v2/payment-intents', {}, body), 201);
+      assert.ok(!isDomainError(claim) && claim.kind === 'new');
       assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
       t.clock.advance(IDEMPOTENCY_LEASE_MS - 1);
       assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
@@ -224,81 +216,6 @@ for (const engine of engines()) {
       assert.equal(reused.statusCode, 201, reused.body);
       assertError(await create('k-young', pixIntent({ referenceId: 'idem-young-2' })), 422, 'IDEMPOTENCY_KEY_REUSED');
       assert.equal(await t.services.idempotency.purge(), 0);
-    });
-
-    test('recovery: a confirm that died after phase 1 is finished by the worker from the acquirer record, and replayed', async () => {
-      const now = t.clock.now();
-      const diedAfterPhase1 = (id: string, key: string) => confirmDiedAfterPhase1(t, id, key, null);
-      const charged = await newIntent('idem-recover-charged', 12_345);
-      const silent = await newIntent('idem-recover-silent', 23_456);
-      await diedAfterPhase1(charged, 'k-rec-charged');
-      await diedAfterPhase1(silent, 'k-rec-silent');
-      // The acquirer answered for one of them before the process died.
-      await t.deps.acquirer.register({ reference: charged, method: 'PIX', amountCents: 12_345 });
-
-      assertError(await confirm(charged, 'k-rec-charged'), 409, 'IDEMPOTENCY_KEY_IN_USE');
-      assertError(await confirm(charged, 'k-rec-other'), 409, 'INTENT_ALREADY_PROCESSED');
-      const steps = workerSteps({ db: t.db.db, clock: t.clock, services: t.services });
-      await runSteps(steps, 0, t.app.log);
-      assert.equal((await intentsWithReference('idem-recover-charged'))[0]!.status, 'REQUIRES_CONFIRMATION', 'nothing recovered within the lease');
-
-      t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-      const calls = acquirer.registered;
-      await runSteps(steps, 0, t.app.log);
-      assert.equal(acquirer.registered, calls, 'recovery reads the acquirer record, it does not charge again');
-
-      const [done] = await intentsWithReference('idem-recover-charged');
-      assert.equal(done!.status, 'CONFIRMED');
-      assert.ok(done!.transaction_id);
-      const trxRows = await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', charged).execute();
-      assert.equal(trxRows.length, 1);
-      assert.equal(trxRows[0]!.id, done!.transaction_id);
-      assert.equal(trxRows[0]!.status, 'PENDING');
-      const events = await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', done!.transaction_id).execute();
-      assert.deepEqual(events.map((e) => e.type), ['transaction.created']);
-      assert.equal((await t.db.db.selectFrom('acquirer_charges').selectAll().where('reference', '=', charged).execute()).length, 1);
-
-      const replay = await confirm(charged, 'k-rec-charged');
-      assert.equal(replay.statusCode, 201, replay.body);
-      assert.equal(replay.headers['idempotent-replayed'], 'true');
-      assert.equal(replay.json<{ id: string }>().id, done!.transaction_id);
-      const fetched = await t.call({ method: 'GET', url: `/v2/transactions/${done!.transaction_id}` });
-      assert.equal(fetched.json<{ id: string }>().id, done!.transaction_id);
-
-      const [failed] = await intentsWithReference('idem-recover-silent');
-      assert.equal(failed!.status, 'FAILED');
-      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', silent).execute()).length, 0);
-      const failedReplay = await confirm(silent, 'k-rec-silent');
-      assertError(failedReplay, 502, 'PROVIDER_ERROR');
-      assert.equal(failedReplay.headers['idempotent-replayed'], 'true');
-      const again = await confirm(silent, 'k-rec-silent');
-      assert.equal(again.statusCode, 502);
-      assert.equal(again.body, failedReplay.body);
-    });
-
-    test('recovery: past the lease, a retry with the same key takes over and finishes from the acquirer record', async () => {
-      const id = await newIntent('idem-takeover', 34_567);
-      const now = t.clock.now();
-      await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: 'k-takeover', updated_at: now }).where('id', '=', id).execute();
-      await t.db.db
-        .insertInto('idempotency_keys')
-        .values({
-          company_id: t.companyId,
-          key: 'k-takeover',
-          fingerprint: requestFingerprint('POST', '/v2/payment-intents/:id/confirm', { id }, null),
-          state: 'STARTED',
-          locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-          created_at: now,
-        })
-        .execute();
-      await t.deps.acquirer.register({ reference: id, method: 'PIX', amountCents: 34_567 });
-      t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-      const res = await confirm(id, 'k-takeover');
-      assert.equal(res.statusCode, 201, res.body);
-      assert.equal(res.json<{ paymentIntentId: string; status: string }>().status, 'PENDING');
-      assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute()).length, 1);
-      assert.equal((await t.db.db.selectFrom('acquirer_charges').selectAll().where('reference', '=', id).execute()).length, 1, 'one charge');
-      assertReplayOf(await confirm(id, 'k-takeover'), res);
     });
   });
 }

@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, buildServices, type AppDeps, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
@@ -90,26 +89,6 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
       await db.close();
     },
   };
-}
-
-/**
- * Leaves an intent as a process that died right after phase 1 of a confirm
- * would: the intent claimed under `key`, the key's row STARTED with a live lease.
- */
-export async function confirmDiedAfterPhase1(t: TestApp, intentId: string, key: string, body: unknown): Promise<void> {
-  const now = t.clock.now();
-  await t.db.db.updateTable('payment_intents').set({ confirm_started_at: now, confirm_key: key, updated_at: now }).where('id', '=', intentId).execute();
-  await t.db.db
-    .insertInto('idempotency_keys')
-    .values({
-      company_id: t.companyId,
-      key,
-      fingerprint: requestFingerprint('POST', '/v2/payment-intents/:id/confirm', { id: intentId }, body),
-      state: 'STARTED',
-      locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-      created_at: now,
-    })
-    .execute();
 }
 
 /** The environment of a production app: its three required keys, freshly random. */

@@ -7,8 +7,9 @@
  */
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
-import { sandboxAuthorization } from '../vault/card-sandbox.js';
 import { AcquirerUnavailable, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from './acquirer.js';
+import * as repo from './repo.js';
+import { sandboxAuthorizationOfLast4 } from './sandbox-cards.js';
 
 export const SILENT_AMOUNT_CENTS = 50_200;
 
@@ -26,7 +27,7 @@ export class SimulatedAcquirer implements Acquirer {
   }
 
   async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
-    const outcome = sandboxAuthorization(request.card.number);
+    const outcome = sandboxAuthorizationOfLast4(request.card.last4);
     if (outcome.outcome === 'silent') throw new AcquirerUnavailable('The simulated acquirer is silent for cards ending in 0119');
     const card = { brand: request.card.brand, last4: request.card.last4 };
     const record: ChargeRecord = outcome.outcome === 'approved'
@@ -39,16 +40,11 @@ export class SimulatedAcquirer implements Acquirer {
   private async record(reference: string, method: string, amountCents: number, record: ChargeRecord): Promise<ChargeRecord> {
     const existing = await this.findCharge(reference);
     if (existing) return existing;
-    await this.db
-      .insertInto('acquirer_charges')
-      .values({ reference, method, amount_cents: amountCents, outcome: JSON.stringify(record), created_at: this.clock.now() })
-      .onConflict((oc) => oc.column('reference').doNothing())
-      .execute();
+    await repo.insertChargeOnce(this.db, reference, method, amountCents, record, this.clock.now());
     return (await this.findCharge(reference)) ?? record;
   }
 
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {
-    const row = await this.db.selectFrom('acquirer_charges').select('outcome').where('reference', '=', reference).executeTakeFirst();
-    return row ? (row.outcome as ChargeRecord) : undefined;
+    return repo.findCharge(this.db, reference);
   }
 }

@@ -147,6 +147,7 @@ export function demoRoutes(app: FastifyInstance, services: Services, config: Con
         ...(paymentMethod === 'CREDIT_CARD' ? {} : { confirm: true }),
       };
       const intent = await services.intents.create(company.id, input);
+      if (isDomainError(intent)) throw intent;
       reply.code(201).header('Cache-Control', 'no-store');
       return intent;
     },
@@ -158,8 +159,10 @@ export function demoRoutes(app: FastifyInstance, services: Services, config: Con
     async (request, reply): Promise<TransactionView> => {
       const company = await demoCompany();
       const intent = await services.intents.get(company.id, request.params.id);
+      if (isDomainError(intent)) throw intent;
       if (!isDemo(intent)) throw notFound('Payment intent');
       const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, nonReplayingRecorder());
+      if (isDomainError(transaction)) throw transaction;
       reply.code(201).header('Cache-Control', 'no-store');
       return transaction;
     },

@@ -17,21 +17,26 @@
  * If the process dies between 1 and 3, either a retry with the same key
  * resumes at 2 (the acquirer answers from its record: no second charge), or
  * the recovery worker finishes the intent from the acquirer's record.
+ *
+ * Locks: the intent row (FOR UPDATE) in phase 3, so a retry and the recovery
+ * worker finishing the same intent record it once; the second finds it
+ * CONFIRMED or FAILED and answers that.
  */
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { transact } from '../../db/transact.js';
 import type { Database, PaymentIntentRow } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
-import { DomainError } from '../../lib/domain-error.js';
+import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
+import { sellerProfile } from '../companies/index.js';
 import { recordEvent } from '../events/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
-import type { VaultClient } from '../vault/index.js';
+import type { VaultAuthorization, VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
@@ -51,7 +56,6 @@ export interface ConfirmationDeps {
 
 /** What the caller answers: the transaction (POST …/confirm) or the intent holding it (create with `confirm: true`). */
 export type ConfirmationShape = 'transaction' | 'intent';
-
 export type ConfirmationResult = { transaction: TransactionView; intent: IntentView };
 
 export const providerError = (): DomainError =>
@@ -61,57 +65,66 @@ export class Confirmation {
   constructor(private readonly deps: ConfirmationDeps) {}
 
   /**
-   * Phases 2 and 3 for an intent whose phase 1 committed. Throws PROVIDER_ERROR
-   * when the acquirer is silent. A card token the vault refuses (not this
-   * intent's, spent, expired) charged nothing: the claim is undone so the
-   * buyer can tokenize again, and the error goes to the caller.
+   * Phases 2 and 3 for an intent whose phase 1 committed. A silent acquirer
+   * answers PROVIDER_ERROR (the intent is FAILED). A card token the vault
+   * refuses (not this intent's, spent, expired) charged nothing: the claim is
+   * undone so the buyer can tokenize again, and the vault's error is the answer.
    */
-  async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder, token?: string): Promise<ConfirmationResult> {
-    let record: ChargeRecord | undefined;
-    try {
-      record = intent.payment_method === 'CREDIT_CARD'
-        ? await this.deps.vault.authorize({
-            token: token ?? '',
-            intentId: intent.id,
-            companyId: intent.company_id,
-            amountCents: intent.amount_cents,
-            installments: intent.installments,
-          })
-        : await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
-    } catch (err) {
-      if (err instanceof AppError && err.error.code === 'VALIDATION_ERROR') {
-        await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
-        throw err;
-      }
-      if (!(err instanceof AcquirerUnavailable)) throw err;
+  async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder, token?: string): Promise<Outcome<ConfirmationResult>> {
+    const answer = await this.charge(intent, token);
+    if (answer.kind === 'token-refused') {
+      await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
+      return answer.error;
     }
-    return this.finish(intent, record, shape, recorder);
+    return this.finish(intent, answer.kind === 'charged' ? answer.record : undefined, shape, recorder);
   }
 
-  /** Phase 3: records the acquirer's answer (`undefined` = silent). Safe to call again for a finished intent. */
-  async finish(intent: PaymentIntentRow, record: ChargeRecord | undefined, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
+  /** Phase 2: a card through the vault, Pix and boleto straight to the acquirer; both keyed by the intent id. */
+  private async charge(intent: PaymentIntentRow, token: string | undefined): Promise<VaultAuthorization> {
+    if (intent.payment_method === 'CREDIT_CARD') {
+      return this.deps.vault.authorize({
+        token: token ?? '',
+        intentId: intent.id,
+        companyId: intent.company_id,
+        amountCents: intent.amount_cents,
+        installments: intent.installments,
+      });
+    }
+    try {
+      const record = await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
+      return { kind: 'charged', record };
+    } catch (err) {
+      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
+      throw err;
+    }
+  }
+
+  /**
+   * Phase 3: records the acquirer's answer (`undefined` = silent: the intent
+   * FAILS and PROVIDER_ERROR is stored and answered, committed together).
+   * Safe to call again for a finished intent.
+   */
+  async finish(intent: PaymentIntentRow, record: ChargeRecord | undefined, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<Outcome<ConfirmationResult>> {
     const { db, clock, newId, transactions } = this.deps;
     const now = clock.now();
     const transactionId = newId('trx');
-    // The company is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
-    const company = await db.selectFrom('companies').select(['name', 'fee_plan']).where('id', '=', intent.company_id).executeTakeFirstOrThrow();
+    // The seller is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
+    const seller = await sellerProfile(db, intent.company_id);
     // Rendered outside the transaction; discarded if another path finished the intent first.
-    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, company.name, transactionId, now) : undefined;
+    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, seller.name, transactionId, now) : undefined;
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
-
-    let failed = false;
-    const result = await db.transaction().execute(async (trx) => {
+    return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
       if (current.status === 'CONFIRMED') return this.existing(trx, current, shape, recorder);
       if (current.status === 'FAILED' || !record) {
-        failed = true;
         if (current.status !== 'FAILED') await repo.updateIntent(trx, current.id, { status: 'FAILED', updated_at: now });
-        await recorder?.save(trx, providerError());
-        return undefined;
+        const failed = providerError();
+        await recorder?.save(trx, failed);
+        return failed;
       }
       const method = current.payment_method as PaymentMethod;
-      const feeCents = saleFeeCents(company.fee_plan, method, current.installments, current.amount_cents);
-      const details = pix ?? card ?? (await boletoDetails(trx, current.amount_cents, current.boleto_due_date!));
+      const feeCents = saleFeeCents(seller.feePlan, method, current.installments, current.amount_cents);
+      const details = pix ?? card ?? boletoDetails(await repo.nextBoletoNumber(trx), current.amount_cents, current.boleto_due_date!);
       const row = await insertTransaction(trx, {
         id: transactionId,
         company_id: current.company_id,
@@ -134,7 +147,7 @@ export class Confirmation {
       });
       const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
       // A new transaction has no receivables yet: its view needs no further reads.
-      let transaction = transactionView(row, company.name);
+      let transaction = transactionView(row, seller.name);
       await recordEvent(trx, newId, now, 'transaction.created', transaction);
       // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
       if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
@@ -142,16 +155,13 @@ export class Confirmation {
       await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
       return out;
     });
-    if (failed || !result) throw providerError();
-    return result;
   }
 
   /** The outcome of an intent that is already CONFIRMED (a retry with the winning key). */
   async existing(trx: Transaction<Database>, intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<ConfirmationResult> {
-    const row = await trx.selectFrom('transactions').selectAll().where('id', '=', intent.transaction_id!).executeTakeFirstOrThrow();
-    const transaction = await this.deps.transactions.view(trx, row);
-    const now = this.deps.clock.now();
-    const out = { transaction, intent: intentView(intent, now, transaction) };
+    const transaction = await this.deps.transactions.find(trx, intent.company_id, intent.transaction_id!);
+    if (!transaction) throw new Error(`intent ${intent.id} is CONFIRMED without its transaction ${intent.transaction_id}`);
+    const out = { transaction, intent: intentView(intent, this.deps.clock.now(), transaction) };
     await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
     return out;
   }
@@ -166,4 +176,9 @@ export class Confirmation {
       expiresAt: paymentWindowEnd('PIX', now, intent.pix_expires_in_seconds, null)!,
     });
   }
+}
+
+/** The part of a confirmation the caller answers with. */
+export function answerOf<S extends ConfirmationShape>(outcome: Outcome<ConfirmationResult>, shape: S): Outcome<ConfirmationResult[S]> {
+  return isDomainError(outcome) ? outcome : outcome[shape];
 }

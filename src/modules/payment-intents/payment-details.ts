@@ -2,11 +2,8 @@
  * What the buyer pays with: the Pix BR Code and its QR image, the boleto
  * barcode and digitable line, or the card's brand and last 4 digits. The QR image is rendered before the database
  * transaction opens (CPU work holds no row lock); the boleto number comes
- * from a database sequence, so it is taken inside the transaction.
+ * from a database sequence (repo.nextBoletoNumber), taken inside the transaction.
  */
-import type { Kysely } from 'kysely';
-import { sql } from 'kysely';
-import type { Database } from '../../db/types.js';
 import type { ChargeRecord } from '../acquirer/index.js';
 import { buildBoleto, sandboxFreeField } from '../boleto/index.js';
 import { buildDynamicBrCode, pixLocationUrl, qrCodePngBase64 } from '../pix/index.js';
@@ -49,9 +46,7 @@ export function cardDetails(record: ChargeRecord): CardDetails {
     : { card: { ...card, refusalCode: record.refusalCode ?? 'refused', refusalMessage: record.refusalMessage ?? 'The issuer refused the payment.' } };
 }
 
-export async function boletoDetails(ex: Kysely<Database>, amountCents: number, dueDate: string): Promise<BoletoDetails> {
-  const { rows } = await sql<{ n: number }>`SELECT nextval('boleto_number_seq')::int8 AS n`.execute(ex);
-  const ourNumber = Number(rows[0]!.n);
+export function boletoDetails(ourNumber: number, amountCents: number, dueDate: string): BoletoDetails {
   const { barcode, digitableLine } = buildBoleto({ bankCode: SANDBOX_BOLETO_BANK, amountCents, dueDate, freeField: sandboxFreeField(ourNumber) });
   return { boleto: { digitableLine, barcode, dueDate } };
 }

@@ -1,6 +1,7 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Kysely, Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
+import { UNCONFIRMED_STATUSES } from './rules.js';
 
 type Ex = Kysely<Database>;
 
@@ -28,7 +29,7 @@ export async function releaseConfirmation(ex: Ex, id: string, at: Date): Promise
     .updateTable('payment_intents')
     .set({ confirm_started_at: null, confirm_key: null, updated_at: at })
     .where('id', '=', id)
-    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .where('status', 'in', UNCONFIRMED_STATUSES)
     .execute();
 }
 
@@ -37,7 +38,7 @@ export async function expireIntents(ex: Ex, now: Date): Promise<number> {
   const result = await ex
     .updateTable('payment_intents')
     .set({ status: 'EXPIRED', updated_at: now })
-    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .where('status', 'in', UNCONFIRMED_STATUSES)
     .where('confirm_started_at', 'is', null)
     .where('expires_at', '<=', now)
     .executeTakeFirst();
@@ -49,11 +50,17 @@ export async function claimStuckConfirmations(ex: Ex, startedBefore: Date, limit
   return ex
     .selectFrom('payment_intents')
     .selectAll()
-    .where('status', 'in', ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'])
+    .where('status', 'in', UNCONFIRMED_STATUSES)
     .where('confirm_started_at', '<=', startedBefore)
     .orderBy('confirm_started_at')
     .limit(limit)
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+/** The next boleto "nosso número": a sequence, so concurrent confirmations never share one. */
+export async function nextBoletoNumber(ex: Ex): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT nextval('boleto_number_seq')::int8 AS n`.execute(ex);
+  return Number(rows[0]!.n);
 }

@@ -33,7 +33,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       config: { scope: 'payments:read' },
       schema: { tags: ['Payment intents'], summary: 'Get a payment intent', params: IdParams, response: { 200: IntentSchema, ...errors(400, 403, 404) } },
     },
-    async (request) => intents.get(authOf(request).companyId, request.params.id),
+    async (request, reply) => respond(request, reply, await intents.get(authOf(request).companyId, request.params.id)),
   );
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ConfirmBody> }>(

@@ -6,9 +6,12 @@ import {
   BOLETO_MAX_DAYS_AHEAD,
   blockedMove,
   boletoDueDate,
+  cancelStep,
+  confirmStep,
   effectiveStatus,
   INTENT_LIFETIME_MS,
   paymentWindowEnd,
+  UNCONFIRMED_STATUSES,
   validateCreate,
 } from './rules.js';
 import { INTENT_STATUSES, type CreateIntentInput, type IntentStatus } from './schemas.js';
@@ -207,4 +210,66 @@ describe('paymentWindowEnd', () => {
     assert.equal(paymentWindowEnd('CREDIT_CARD', confirmedAt, null, null), null);
     assert.equal(paymentWindowEnd('BOLETO', confirmedAt, null, null), null);
   });
+});
+
+describe('confirmStep (phase 1 on the locked row)', () => {
+  const row = (status: IntentStatus, over: { confirmKey?: string; startedAt?: Date; method?: string } = {}) => ({
+    status,
+    expires_at: EXPIRES,
+    confirm_started_at: over.startedAt ?? null,
+    confirm_key: over.confirmKey ?? null,
+    payment_method: over.method ?? 'PIX',
+  });
+  const code = (step: ReturnType<typeof confirmStep>) => (step.kind === 'refuse' ? step.error.code : step.kind);
+
+  test('an unconfirmed intent is claimed; a card one needs a token first', () => {
+    assert.equal(code(confirmStep(row('REQUIRES_CONFIRMATION'), NOW, 'k', false)), 'claim');
+    assert.equal(code(confirmStep(row('REQUIRES_TOKEN', { method: 'CREDIT_CARD' }), NOW, 'k', false)), 'TOKEN_REQUIRED');
+    assert.equal(code(confirmStep(row('REQUIRES_TOKEN', { method: 'CREDIT_CARD' }), NOW, 'k', true)), 'claim');
+  });
+
+  test('claimed under the same key resumes; under another key it is INTENT_ALREADY_PROCESSED', () => {
+    const claimed = row('REQUIRES_CONFIRMATION', { confirmKey: 'k', startedAt: NOW });
+    assert.equal(code(confirmStep(claimed, NOW, 'k', false)), 'resume');
+    assert.equal(code(confirmStep(claimed, NOW, 'other', false)), 'INTENT_ALREADY_PROCESSED');
+    // A claim keeps the intent from expiring: its confirmation is under way.
+    assert.equal(code(confirmStep(claimed, EXPIRES, 'k', false)), 'resume');
+  });
+
+  test('CONFIRMED under the same key answers the existing transaction; otherwise it is already processed', () => {
+    const confirmed = row('CONFIRMED', { confirmKey: 'k', startedAt: NOW });
+    assert.equal(code(confirmStep(confirmed, NOW, 'k', false)), 'existing');
+    assert.equal(code(confirmStep(confirmed, NOW, 'other', false)), 'INTENT_ALREADY_PROCESSED');
+  });
+
+  test('an intent past its lifetime is refused INTENT_EXPIRED and marked to be persisted EXPIRED once', () => {
+    const step = confirmStep(row('REQUIRES_CONFIRMATION'), EXPIRES, 'k', false);
+    assert.ok(step.kind === 'refuse');
+    assert.equal(step.error.code, 'INTENT_EXPIRED');
+    assert.equal(step.persistExpired, true);
+    const again = confirmStep(row('EXPIRED'), EXPIRES, 'k', false);
+    assert.ok(again.kind === 'refuse');
+    assert.equal(again.persistExpired, false, 'already EXPIRED: nothing to write');
+  });
+});
+
+describe('cancelStep', () => {
+  const row = (status: IntentStatus, startedAt: Date | null = null) => ({ status, expires_at: EXPIRES, confirm_started_at: startedAt, confirm_key: null, payment_method: 'PIX' });
+  const code = (step: ReturnType<typeof cancelStep>) => (step.kind === 'refuse' ? step.error.code : step.kind);
+
+  test('an unconfirmed intent is canceled; one being confirmed or final is refused; an expired one is persisted EXPIRED', () => {
+    assert.equal(code(cancelStep(row('REQUIRES_TOKEN'), NOW)), 'cancel');
+    assert.equal(code(cancelStep(row('REQUIRES_CONFIRMATION', NOW), NOW)), 'INTENT_ALREADY_PROCESSED');
+    assert.equal(code(cancelStep(row('CANCELED'), NOW)), 'INTENT_ALREADY_PROCESSED');
+    const expired = cancelStep(row('REQUIRES_CONFIRMATION'), EXPIRES);
+    assert.ok(expired.kind === 'refuse' && expired.persistExpired);
+    assert.equal(expired.error.code, 'INTENT_EXPIRED');
+  });
+});
+
+test('UNCONFIRMED_STATUSES are the statuses that expire', () => {
+  assert.deepEqual(
+    INTENT_STATUSES.filter((s) => effectiveStatus({ status: s, expires_at: EXPIRES, confirm_started_at: null }, EXPIRES) === 'EXPIRED' && s !== 'EXPIRED'),
+    [...UNCONFIRMED_STATUSES],
+  );
 });

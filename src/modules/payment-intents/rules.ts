@@ -9,7 +9,17 @@ import { addDays, daysBetween, isValidDate, saoPauloDate, startOfSaoPauloDay } f
 import { isValidTaxId } from '../../lib/tax-id.js';
 import type { CreateIntentInput, IntentStatus } from './schemas.js';
 
+/** How long an intent waits for its confirmation; a card ticket expires with it. */
 export const INTENT_LIFETIME_MS = 5 * 60_000;
+
+/**
+ * The statuses of an intent not yet confirmed: the only ones that expire, can
+ * be claimed by a confirm, and are looked at by the sweepers (repo.ts). The
+ * partial indexes of migration 001 list the same two values.
+ */
+export const UNCONFIRMED_STATUSES = ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'] as const satisfies readonly IntentStatus[];
+
+export const isUnconfirmed = (status: string): boolean => (UNCONFIRMED_STATUSES as readonly string[]).includes(status);
 export const BOLETO_MIN_CENTS = 500;
 export const BOLETO_DEFAULT_DAYS = 3;
 /** A boleto stays payable until the end of its due date plus this many days. */
@@ -56,8 +66,7 @@ export function boletoDueDate(input: Pick<CreateIntentInput, 'boleto'>, now: Dat
 /** Unconfirmed intents are EXPIRED from the instant their lifetime ends, whether or not a sweeper ran. */
 export function effectiveStatus(intent: Pick<PaymentIntentRow, 'status' | 'expires_at' | 'confirm_started_at'>, now: Date): IntentStatus {
   const status = intent.status as IntentStatus;
-  const unconfirmed = status === 'REQUIRES_TOKEN' || status === 'REQUIRES_CONFIRMATION';
-  if (unconfirmed && !intent.confirm_started_at && now.getTime() >= intent.expires_at.getTime()) return 'EXPIRED';
+  if (isUnconfirmed(status) && !intent.confirm_started_at && now.getTime() >= intent.expires_at.getTime()) return 'EXPIRED';
   return status;
 }
 
@@ -68,6 +77,48 @@ export function blockedMove(status: IntentStatus): DomainError | undefined {
     return new DomainError('INTENT_ALREADY_PROCESSED', `The payment intent is already ${status}`);
   }
   return undefined;
+}
+
+type ClaimView = Pick<PaymentIntentRow, 'status' | 'expires_at' | 'confirm_started_at' | 'confirm_key' | 'payment_method'>;
+
+/** A refusal, and whether the intent was found expired (the caller persists EXPIRED, then answers the error). */
+export type Refusal = { kind: 'refuse'; error: DomainError; persistExpired: boolean };
+
+function refusal(row: ClaimView, status: IntentStatus, error: DomainError): Refusal {
+  return { kind: 'refuse', error, persistExpired: status === 'EXPIRED' && row.status !== 'EXPIRED' };
+}
+
+/**
+ * Phase 1 of a confirm under Idempotency-Key `key`, decided on the locked row:
+ * - `existing`: already CONFIRMED under this key (a retry after recovery): answer its transaction;
+ * - `resume`: claimed under this key by a request that died: resume at phase 2 (the acquirer answers from its record);
+ * - `claim`: claim it now (set confirm_started_at and confirm_key);
+ * - `refuse`: being confirmed under another key, expired, final, or a card confirmed without a token.
+ */
+export type ConfirmStep = { kind: 'existing' } | { kind: 'resume' } | { kind: 'claim' } | Refusal;
+
+export function confirmStep(row: ClaimView, now: Date, key: string, hasToken: boolean): ConfirmStep {
+  if (row.status === 'CONFIRMED' && row.confirm_key === key) return { kind: 'existing' };
+  const status = effectiveStatus(row, now);
+  if (row.confirm_started_at && status !== 'FAILED' && row.status !== 'CONFIRMED') {
+    if (row.confirm_key !== key) return refusal(row, status, new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed by another request'));
+    return { kind: 'resume' };
+  }
+  const blocked = blockedMove(status);
+  if (blocked) return refusal(row, status, blocked);
+  if (row.payment_method === 'CREDIT_CARD' && !hasToken) {
+    return refusal(row, status, new DomainError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]));
+  }
+  return { kind: 'claim' };
+}
+
+/** A cancel, decided on the locked row: an intent being confirmed (and not expired) can no longer be canceled. */
+export function cancelStep(row: ClaimView, now: Date): { kind: 'cancel' } | Refusal {
+  const status = effectiveStatus(row, now);
+  const blocked = row.confirm_started_at && status !== 'EXPIRED'
+    ? new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
+    : blockedMove(status);
+  return blocked ? refusal(row, status, blocked) : { kind: 'cancel' };
 }
 
 /** When an unpaid transaction stops being payable: Pix at its expiry; boleto after due date + grace, São Paulo time. */

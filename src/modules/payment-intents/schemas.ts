@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Timestamp } from '../../http/common-schemas.js';
 import { MAX_AMOUNT_CENTS } from '../../lib/money.js';
-import { BuyerSchema, MetadataSchema, PAYMENT_METHODS, TransactionSchema } from '../transactions/schemas.js';
+import { BuyerSchema, MetadataSchema, PAYMENT_METHODS, TransactionSchema } from '../transactions/index.js';
 
 export const INTENT_STATUSES = ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION', 'CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];

@@ -6,25 +6,30 @@
  * derive it; the sweeper persists it); a confirmation is claimed by setting
  * `confirm_started_at` under the lock, so of N concurrent confirms exactly one
  * proceeds and the others get 409 INTENT_ALREADY_PROCESSED.
+ *
+ * Which move an intent in a given state allows is decided by rules.ts
+ * (confirmStep, cancelStep); this file locks, loads, applies and persists.
+ * An intent found expired is persisted EXPIRED and the error is answered in
+ * the same commit (transact keeps what was written before the error).
  */
 import type { Db } from '../../db/database.js';
 import type { PaymentIntentRow } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
-import { DomainError, isDomainError, notFound, validationFailure } from '../../lib/domain-error.js';
+import { transact } from '../../db/transact.js';
+import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import type { Acquirer } from '../acquirer/index.js';
-import { Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
+import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
 import * as repo from './repo.js';
-import { blockedMove, boletoDueDate, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate } from './rules.js';
+import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
 import { listPublicKeys, signTicket } from '../vault/index.js';
 import type { TransactionView } from '../transactions/index.js';
 import { intentView } from './view.js';
 
-/** Checks split rules against the database (approved recipients); provided by the split module. */
-export type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<void>;
+/** Checks split rules against the database (approved recipients); provided by the receivables module. */
+export type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<Outcome<void>>;
 
 export interface IntentDeps extends ConfirmationDeps {
   db: Db;
@@ -38,6 +43,11 @@ export interface IntentDeps extends ConfirmationDeps {
   internalKey: Buffer;
 }
 
+const intentNotFound = () => notFound('Payment intent');
+
+/** Phase 1's result: already confirmed under the key (answer it), or claimed and ready for phase 2. */
+export type ConfirmClaim = { done: ConfirmationResult } | { resume: PaymentIntentRow };
+
 export class PaymentIntentService {
   private readonly confirmation: Confirmation;
 
@@ -45,24 +55,25 @@ export class PaymentIntentService {
     this.confirmation = new Confirmation(deps);
   }
 
-  async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<IntentView> {
+  async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
     const { db, clock, newId } = this.deps;
     const now = clock.now();
     const problems = validateCreate(input, now);
-    if (problems.length > 0) throw validationFailure(problems);
-    await this.deps.checkSplitRules(companyId, input);
-
+    if (problems.length > 0) return validationFailure(problems);
+    const split = await this.deps.checkSplitRules(companyId, input);
+    if (isDomainError(split)) return split;
     const confirmNow = input.confirm === true;
     if (confirmNow && recorder) {
       // A retry whose first attempt died after creating the intent resumes it instead of creating another.
       const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
-      if (earlier) return (await this.confirmation.run(earlier, 'intent', recorder)).intent;
+      if (earlier) return answerOf(await this.confirmation.run(earlier, 'intent', recorder), 'intent');
     }
     const method = input.paymentMethod;
     const id = newId('pi');
     const expiresAt = new Date(now.getTime() + INTENT_LIFETIME_MS);
     const tokenization = method === 'CREDIT_CARD' ? await this.tokenization(id, companyId, expiresAt) : undefined;
-    const row = await db.transaction().execute(async (trx) => {
+    if (isDomainError(tokenization)) return tokenization;
+    const row = await transact(db, async (trx) => {
       const inserted = await repo.insertIntent(trx, {
         id,
         company_id: companyId,
@@ -88,82 +99,77 @@ export class PaymentIntentService {
       if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
       return inserted;
     });
+    if (isDomainError(row)) return row;
     if (!confirmNow) return intentView(row, now, undefined, tokenization);
-    return (await this.confirmation.run(row, 'intent', recorder)).intent;
+    return answerOf(await this.confirmation.run(row, 'intent', recorder), 'intent');
   }
 
-  async get(companyId: string, id: string): Promise<IntentView> {
+  async get(companyId: string, id: string): Promise<Outcome<IntentView>> {
     const row = isId('pi', id) ? await repo.findIntent(this.deps.db, companyId, id) : undefined;
-    if (!row) throw notFound('Payment intent');
+    if (!row) return intentNotFound();
     const now = this.deps.clock.now();
     const tokenization = effectiveStatus(row, now) === 'REQUIRES_TOKEN' ? await this.tokenization(row.id, companyId, row.expires_at) : undefined;
+    if (isDomainError(tokenization)) return tokenization;
     return intentView(row, now, undefined, tokenization);
   }
 
   /** What the buyer's page needs to send the card to the vault: its URL, a ticket for this intent, the current key. */
-  private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<CardTokenization> {
+  private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<Outcome<CardTokenization>> {
     const key = (await listPublicKeys(this.deps.db)).find((k) => k.current);
-    if (!key) {
-      throw new AppError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role', undefined, 5);
-    }
+    if (!key) return new DomainError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role', undefined, 5);
     const ticket = await signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
     return { vaultUrl: this.deps.config.publicVaultUrl, ticket, encryptionKey: key.jwk };
   }
 
   /** POST /v2/payment-intents/{id}/confirm. The Idempotency-Key (required) names the confirmation. */
-  async confirm(companyId: string, id: string, token: string | undefined, recorder: ResponseRecorder): Promise<TransactionView> {
-    if (!isId('pi', id)) throw notFound('Payment intent');
-    const { db, clock } = this.deps;
-    const now = clock.now();
-    type Claim = { done: ConfirmationResult } | { resume: PaymentIntentRow } | { blocked: DomainError };
-    const claimed = await db.transaction().execute(async (trx): Promise<Claim> => {
-      const row = await repo.findIntent(trx, companyId, id, true);
-      if (!row) throw notFound('Payment intent');
-      if (row.status === 'CONFIRMED' && row.confirm_key === recorder.key) {
-        return { done: await this.confirmation.existing(trx, row, 'transaction', recorder) };
-      }
-      if (row.confirm_started_at && effectiveStatus(row, now) !== 'FAILED' && row.status !== 'CONFIRMED') {
-        if (row.confirm_key !== recorder.key) throw new AppError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed by another request');
-        return { resume: row };
-      }
-      const status = effectiveStatus(row, now);
-      const blocked = blockedMove(status);
-      if (blocked) {
-        if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
-        return { blocked };
-      }
-      if (row.payment_method === 'CREDIT_CARD' && !token) {
-        throw new AppError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]);
-      }
-      return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
-    });
-    // Thrown after commit so that persisting EXPIRED is not rolled back.
-    if ('blocked' in claimed) throw claimed.blocked;
+  async confirm(companyId: string, id: string, token: string | undefined, recorder: ResponseRecorder): Promise<Outcome<TransactionView>> {
+    if (!isId('pi', id)) return intentNotFound();
+    const claimed = await this.claim(companyId, id, token !== undefined && token !== '', recorder);
+    if (isDomainError(claimed)) return claimed;
     if ('done' in claimed) return claimed.done.transaction;
-    return (await this.confirmation.run(claimed.resume, 'transaction', recorder, token)).transaction;
+    return answerOf(await this.confirmation.run(claimed.resume, 'transaction', recorder, token), 'transaction');
   }
 
-  async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<IntentView> {
-    if (!isId('pi', id)) throw notFound('Payment intent');
-    const { db, clock } = this.deps;
-    const now = clock.now();
-    const outcome = await db.transaction().execute(async (trx): Promise<{ blocked: DomainError } | { canceled: IntentView }> => {
+  /**
+   * Phase 1 of a confirm, committed on its own: the intent is claimed under the
+   * request's key (or found claimed under it by a request that died, or already
+   * confirmed under it). An expired intent is persisted EXPIRED with its error.
+   */
+  async claim(companyId: string, id: string, hasToken: boolean, recorder: ResponseRecorder): Promise<Outcome<ConfirmClaim>> {
+    const now = this.deps.clock.now();
+    return transact(this.deps.db, async (trx): Promise<Outcome<ConfirmClaim>> => {
       const row = await repo.findIntent(trx, companyId, id, true);
-      if (!row) throw notFound('Payment intent');
-      const status = effectiveStatus(row, now);
-      const blocked = row.confirm_started_at && status !== 'EXPIRED'
-        ? new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
-        : blockedMove(status);
-      if (blocked) {
-        if (status === 'EXPIRED' && row.status !== 'EXPIRED') await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
-        return { blocked };
+      if (!row) return intentNotFound();
+      const step = confirmStep(row, now, recorder.key, hasToken);
+      switch (step.kind) {
+        case 'existing':
+          return { done: await this.confirmation.existing(trx, row, 'transaction', recorder) };
+        case 'resume':
+          return { resume: row };
+        case 'refuse':
+          if (step.persistExpired) await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
+          return step.error;
+        case 'claim':
+          return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
+      }
+    });
+  }
+
+  async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
+    if (!isId('pi', id)) return intentNotFound();
+    const now = this.deps.clock.now();
+    return transact(this.deps.db, async (trx) => {
+      const row = await repo.findIntent(trx, companyId, id, true);
+      if (!row) return intentNotFound();
+      const step = cancelStep(row, now);
+      if (step.kind === 'refuse') {
+        if (step.persistExpired) await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
+        return step.error;
       }
       const canceled = intentView(await repo.updateIntent(trx, row.id, { status: 'CANCELED', updated_at: now }), now);
       await recorder?.save(trx, canceled);
-      return { canceled };
+      return canceled;
     });
-    if ('blocked' in outcome) throw outcome.blocked;
-    return outcome.canceled;
   }
 
   /** Worker: persists EXPIRED on intents past their lifetime. */
@@ -174,7 +180,8 @@ export class PaymentIntentService {
   /**
    * Worker: finishes confirmations whose process died after phase 1 and that
    * no retry resumed within the idempotency lease, from the acquirer's record
-   * (no record: the acquirer never charged, the intent FAILS).
+   * (no record: the acquirer never charged, the intent FAILS and PROVIDER_ERROR
+   * is stored under the key; that is an outcome, not a failure of this step).
    */
   async recoverStuckConfirmations(limit = 50): Promise<number> {
     const cutoff = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_LEASE_MS);
@@ -184,9 +191,7 @@ export class PaymentIntentService {
       const shape = row.create_key ? 'intent' : 'transaction';
       const key = row.create_key ?? row.confirm_key;
       const recorder = key ? this.deps.idempotency.recorderFor(row.company_id, key) : undefined;
-      await this.confirmation.finish(row, record, shape, recorder).catch((err: unknown) => {
-        if (!(isDomainError(err) && err.code === 'PROVIDER_ERROR')) throw err;
-      });
+      await this.confirmation.finish(row, record, shape, recorder);
     }
     return stuck.length;
   }

@@ -1,6 +1,7 @@
 /** Receivable queries. The executor (pool or open transaction) is always the first parameter. */
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, ReceivableRow, ReceivablesTable } from '../../db/types.js';
+import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
@@ -23,7 +24,7 @@ export interface ReceivableFilter {
   expectedOnTo?: string | undefined;
 }
 
-/** Newest first by id (keyset paging); one extra row answers hasMore. */
+/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
 export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFilter): Promise<ReceivableRow[]> {
   let query = ex.selectFrom('receivables').selectAll().where('company_id', '=', companyId);
   if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
@@ -31,7 +32,7 @@ export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFi
   if (f.recipientDocument) query = query.where('recipient_document', '=', f.recipientDocument);
   if (f.expectedOnFrom) query = query.where('expected_on', '>=', f.expectedOnFrom);
   if (f.expectedOnTo) query = query.where('expected_on', '<=', f.expectedOnTo);
-  return query.orderBy('id', 'desc').limit(f.limit + 1).execute();
+  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
 /**
@@ -45,6 +46,7 @@ export async function settleReceivables(ex: Ex, at: Date, scope: { dueOnOrBefore
   return Number(result.numUpdatedRows);
 }
 
+// TODO(companies): `accounts` belongs to the companies module; this read moves behind companies/index.ts.
 export async function approvedDocuments(ex: Ex, documents: string[]): Promise<Set<string>> {
   if (documents.length === 0) return new Set();
   const rows = await ex.selectFrom('accounts').select('document').where('document', 'in', documents).where('status', '=', 'APPROVED').execute();

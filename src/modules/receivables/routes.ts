@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, listEnvelope } from '../../http/common-schemas.js';
+import { respond } from '../../http/respond.js';
 import { ReceivableListItem, ReceivableListQuery } from './schemas.js';
 import type { ReceivableService } from './service.js';
 
@@ -19,6 +20,6 @@ export function receivableRoutes(app: FastifyInstance, receivables: ReceivableSe
         response: { 200: listEnvelope(ReceivableListItem), ...errors(400, 403) },
       },
     },
-    async (request) => receivables.listForCompany(authOf(request).companyId, request.query),
+    async (request, reply) => respond(request, reply, await receivables.listForCompany(authOf(request).companyId, request.query)),
   );
 }

@@ -8,13 +8,14 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database, ReceivableRow, TransactionRow } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
-import { validationFailure } from '../../lib/domain-error.js';
+import type { Outcome } from '../../lib/domain-error.js';
+import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { CreateIntentInput } from '../payment-intents/index.js';
-import { computeReceivables, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
+import { sellerProfile } from '../companies/index.js';
+import { computeReceivables, distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
 import type { ReceivablesPort, ReceivableView } from '../transactions/index.js';
 import * as repo from './repo.js';
 
@@ -48,31 +49,20 @@ export class ReceivableService implements ReceivablesPort {
     private readonly newId: IdGenerator,
   ) {}
 
-  private async sellerDocument(ex: Db, companyId: string): Promise<string> {
-    const row = await ex.selectFrom('companies').select('document').where('id', '=', companyId).executeTakeFirstOrThrow();
-    return row.document;
-  }
-
   /**
    * Validates `splitRules` of a new intent: shape and sums (400 / 422
    * SPLIT_INVALID, from the pure core), then that every recipient is an
    * approved account (422 SPLIT_RECIPIENT_NOT_FOUND).
    */
-  readonly checkSplitRules = async (companyId: string, input: CreateIntentInput): Promise<void> => {
+  readonly checkSplitRules = async (companyId: string, input: CreateIntentInput): Promise<Outcome<void>> => {
     const rules = input.splitRules as SplitRuleInput[] | undefined;
     if (!rules || rules.length === 0) return;
-    const seller = await this.sellerDocument(this.db, companyId);
-    const result = validateSplitRules(rules, input.amountCents, seller);
-    if (!result.ok) {
-      const details = result.problems.map((p) => ({ field: p.field, message: p.message }));
-      if (result.kind === 'VALIDATION_ERROR') throw validationFailure(details);
-      throw new AppError('SPLIT_INVALID', `Invalid split: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
-    }
-    const approved = await repo.approvedDocuments(this.db, [...new Set(rules.map((r) => r.recipientDocument))]);
+    const seller = await sellerProfile(this.db, companyId);
+    const result = validateSplitRules(rules, input.amountCents, seller.document);
+    if (!result.ok) return splitError(result.kind, result.problems);
+    const approved = await repo.approvedDocuments(this.db, distinctRecipientDocuments(rules));
     const missing = unapprovedRecipientProblems(rules, (doc) => approved.has(doc));
-    if (missing.length > 0) {
-      throw new AppError('SPLIT_RECIPIENT_NOT_FOUND', 'A split recipient is not an approved account', missing);
-    }
+    if (missing.length > 0) return splitError('SPLIT_RECIPIENT_NOT_FOUND', missing);
   };
 
   async onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void> {
@@ -81,7 +71,7 @@ export class ReceivableService implements ReceivablesPort {
       feeCents: row.fee_cents,
       installments: row.installments,
       paymentMethod: row.payment_method as 'PIX' | 'BOLETO' | 'CREDIT_CARD',
-      sellerDocument: await this.sellerDocument(trx, row.company_id),
+      sellerDocument: (await sellerProfile(trx, row.company_id)).document,
       rules: (row.split_rules ?? []) as SplitRuleInput[],
       paidOn: saoPauloDate(at),
     });
@@ -117,10 +107,9 @@ export class ReceivableService implements ReceivablesPort {
   }
 
   async listForCompany(companyId: string, q: ReceivableListQuery) {
-    const limit = q.limit ?? 20;
-    const rows = await repo.listReceivables(this.db, companyId, { ...q, limit });
-    const data = rows.slice(0, limit).map((row) => ({ id: row.id, transactionId: row.transaction_id, ...receivableView(row) }));
-    return { data, hasMore: rows.length > limit };
+    const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+    const page = toPage(await repo.listReceivables(this.db, companyId, { ...q, limit }), limit);
+    return { data: page.data.map((row) => ({ id: row.id, transactionId: row.transaction_id, ...receivableView(row) })), hasMore: page.hasMore };
   }
 
   /** Worker: pays every receivable whose expected date has come (São Paulo calendar). */

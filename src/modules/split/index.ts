@@ -4,6 +4,7 @@ export {
   distinctRecipientDocuments,
   percentageToBasisPoints,
   slicesOf,
+  splitError,
   unapprovedRecipientProblems,
   validateSplitRules,
   MAX_SPLIT_RULES,

@@ -7,6 +7,7 @@
  * decimal text, and a percentage slice is floor(amount × bp / 10 000), so the
  * slices of a sale never add up to more than what the rules promise.
  */
+import { DomainError, validationFailure } from '../../lib/domain-error.js';
 import { MAX_AMOUNT_CENTS, percentOfFloor } from '../../lib/money.js';
 import { isValidTaxId } from '../../lib/tax-id.js';
 
@@ -192,4 +193,12 @@ export function unapprovedRecipientProblems(rules: SplitRuleInput[], isApproved:
       ? []
       : [{ field: at(i, 'recipientDocument'), message: 'not an approved account in the service' }],
   );
+}
+
+/** The contract's error for a refused split: 400 VALIDATION_ERROR (shape), 422 SPLIT_INVALID (sums), 422 SPLIT_RECIPIENT_NOT_FOUND. */
+export function splitError(kind: SplitErrorKind, problems: SplitProblem[]): DomainError {
+  const details = problems.map((p) => ({ field: p.field, message: p.message }));
+  if (kind === 'VALIDATION_ERROR') return validationFailure(details);
+  if (kind === 'SPLIT_INVALID') return new DomainError('SPLIT_INVALID', `Invalid split: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  return new DomainError('SPLIT_RECIPIENT_NOT_FOUND', 'A split recipient is not an approved account', details);
 }

@@ -15,11 +15,6 @@ export async function findTransaction(ex: Ex, companyId: string, id: string, for
   return query.executeTakeFirst();
 }
 
-export async function sellerName(ex: Ex, companyId: string): Promise<string> {
-  const row = await ex.selectFrom('companies').select('name').where('id', '=', companyId).executeTakeFirstOrThrow();
-  return row.name;
-}
-
 export interface ListFilter {
   limit: number;
   startingAfter?: string | undefined;

@@ -4,20 +4,23 @@
  * Invariants: a transaction changes state only while its row is locked
  * (SELECT … FOR UPDATE), and the event of each change is written in the same
  * database transaction (outbox), so no change is without its event and no
- * event without its change. PAID and CANCELED are final.
+ * event without its change. Which moves are allowed and what each emits is
+ * decided by rules.ts; this file loads, locks, applies and persists.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
 import type { Database, TransactionRow } from '../../db/types.js';
-import { DomainError, notFound, type Outcome } from '../../lib/domain-error.js';
+import { notFound, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import type { ResponseRecorder } from '../idempotency/index.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { isId } from '../../lib/ids.js';
-import { recordEvent, type EventType } from '../events/index.js';
+import { sellerProfile } from '../companies/index.js';
+import { recordEvent } from '../events/index.js';
 import * as repo from './repo.js';
+import { canMove, eventOfMove, notSettleable, sandboxDecision, type TransactionMove } from './rules.js';
 import { transactionView, type ReceivableView, type TransactionView } from './view.js';
 
 /** Lets the split module attach receivables without this module knowing how they are computed. */
@@ -58,10 +61,16 @@ export class TransactionService {
   /** Views of one company's rows: one query for the seller's name and one for all their receivables. */
   private async views(ex: Db, companyId: string, rows: TransactionRow[]): Promise<TransactionView[]> {
     const [name, receivables] = await Promise.all([
-      repo.sellerName(ex, companyId),
+      sellerProfile(ex, companyId).then((seller) => seller.name),
       this.deps.receivables.listByTransaction(ex, rows.map((r) => r.id)),
     ]);
     return rows.map((row) => transactionView(row, name, receivables.get(row.id) ?? []));
+  }
+
+  /** The view of one transaction read through `ex` (e.g. inside the caller's database transaction), if it exists. */
+  async find(ex: Db, companyId: string, id: string): Promise<TransactionView | undefined> {
+    const row = await repo.findTransaction(ex, companyId, id);
+    return row && this.view(ex, row);
   }
 
   async get(companyId: string, id: string): Promise<Outcome<TransactionView>> {
@@ -87,14 +96,15 @@ export class TransactionService {
 
   /**
    * Moves a locked PENDING row to PAID, CANCELED or FAILED (a refused card) and
-   * writes its event (`transaction.paid`, else `transaction.canceled`); returns the new view.
+   * writes the move's event (rules.ts); returns the new view. Callers lock the
+   * row and check the move is allowed: a refused move here is a programming error.
    */
-  async transition(trx: Transaction<Database>, row: TransactionRow, to: 'PAID' | 'CANCELED' | 'FAILED', at: Date): Promise<TransactionView> {
+  async transition(trx: Transaction<Database>, row: TransactionRow, to: TransactionMove, at: Date): Promise<TransactionView> {
+    if (!canMove(row.status)) throw new Error(`transaction ${row.id} is ${row.status}, not PENDING`);
     const updated = await repo.updateTransactionStatus(trx, row.id, to, at);
     if (to === 'PAID') await this.deps.receivables.onPaid(trx, updated, at);
     const view = await this.view(trx, updated);
-    const type: EventType = to === 'PAID' ? 'transaction.paid' : 'transaction.canceled';
-    await recordEvent(trx, this.deps.newId, at, type, view);
+    await recordEvent(trx, this.deps.newId, at, eventOfMove(to), view);
     return view;
   }
 
@@ -110,15 +120,14 @@ export class TransactionService {
     return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
       if (!row) return notFound('Transaction');
-      if (row.status === 'PENDING' && row.cancel_at && row.cancel_at.getTime() <= now.getTime()) {
+      const decision = sandboxDecision(row, to, now);
+      if (decision.kind === 'expire') {
         // The cancellation commits (as the expiry worker would have done); the caller is told why nothing else happened.
         await this.transition(trx, row, 'CANCELED', now);
-        return notPending('CANCELED', 'its payment window closed');
+        return decision.error;
       }
-      let result: TransactionView;
-      if (row.status === 'PENDING') result = await this.transition(trx, row, to, now);
-      else if (row.status === 'PAID' && to === 'PAID') result = await this.view(trx, row);
-      else return notPending(row.status);
+      if (decision.kind === 'refuse') return decision.error;
+      const result = decision.kind === 'move' ? await this.transition(trx, row, to, now) : await this.view(trx, row);
       await recorder?.save(trx, result);
       return result;
     });
@@ -131,9 +140,7 @@ export class TransactionService {
     return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
       if (!row) return notFound('Transaction');
-      if (row.status !== 'PAID') {
-        return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${row.status}; only a PAID transaction has receivables to settle`);
-      }
+      if (row.status !== 'PAID') return notSettleable(row.status);
       await this.deps.receivables.settleTransaction(trx, row.id, now);
       const view = await this.view(trx, row);
       await recorder?.save(trx, view);
@@ -150,8 +157,4 @@ export class TransactionService {
       return rows.length;
     });
   }
-}
-
-function notPending(status: string, why?: string): DomainError {
-  return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
 }

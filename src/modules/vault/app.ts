@@ -13,11 +13,12 @@ import { Type, type Static } from 'typebox';
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { frameworkErrors, installErrorHandler } from '../../http/error-handler.js';
-import { AppError } from '../../http/errors.js';
 import { healthRoutes } from '../../http/health.js';
+import { respond } from '../../http/respond.js';
 import { validatorCompiler } from '../../http/validation.js';
-import { AcquirerUnavailable } from '../acquirer/index.js';
-import { isInternalBearer, type CardAuthorizer } from './authorize.js';
+import { DomainError, type Outcome } from '../../lib/domain-error.js';
+import type { ChargeRecord } from '../acquirer/index.js';
+import { isInternalBearer, type CardAuthorizer, type VaultAuthorization } from './authorize.js';
 import type { VaultKeys } from './keys.js';
 import type { Tokenizer } from './tokenize.js';
 import { serveAsset } from '../../http/web-assets.js';
@@ -43,6 +44,21 @@ const AuthorizeBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const TokenSchema = Type.Object({
+  token: Type.String(),
+  brand: Type.String(),
+  last4: Type.String(),
+  expMonth: Type.Integer(),
+  expYear: Type.Integer(),
+});
+
+/** The wire answer of /internal/authorize; httpVaultClient (client.ts) reads it back into a VaultAuthorization. */
+function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord> {
+  if (answer.kind === 'charged') return answer.record;
+  if (answer.kind === 'token-refused') return answer.error;
+  return new DomainError('PROVIDER_ERROR', 'The acquirer did not answer');
+}
 
 export interface VaultAppDeps {
   env: Environment;
@@ -90,19 +106,15 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
     return { keys: await deps.keys.list() };
   });
 
-  app.post<{ Body: Static<typeof TokenizeBody> }>('/tokenize', { schema: { body: TokenizeBody } }, async (request, reply) => {
+  // Errors go through the API's error table (respond → STATUS_BY_CODE); a rate-limited attempt keeps its Retry-After.
+  app.post<{ Body: Static<typeof TokenizeBody> }>('/tokenize', { schema: { body: TokenizeBody, response: { 201: TokenSchema } } }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
-    return reply.code(201).send(await deps.tokenizer.tokenize(request.body, request.ip));
+    return respond(request, reply, await deps.tokenizer.tokenize(request.body, request.ip));
   });
 
-  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { body: AuthorizeBody } }, async (request) => {
-    if (!isInternalBearer(deps.internalKey, request.headers.authorization)) throw new AppError('UNAUTHORIZED', 'Internal route');
-    try {
-      return await deps.authorizer.authorize(request.body);
-    } catch (err) {
-      if (err instanceof AcquirerUnavailable) throw new AppError('PROVIDER_ERROR', 'The acquirer did not answer');
-      throw err;
-    }
+  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { body: AuthorizeBody } }, async (request, reply) => {
+    if (!isInternalBearer(deps.internalKey, request.headers.authorization)) return respond(request, reply, new DomainError('UNAUTHORIZED', 'Internal route'));
+    return respond(request, reply, authorizationOutcome(await deps.authorizer.authorize(request.body)));
   });
   return app;
 }

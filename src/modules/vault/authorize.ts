@@ -12,11 +12,12 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
-import { validationError } from '../../lib/domain-error.js';
+import { transact } from '../../db/transact.js';
+import { isDomainError, validationError, type DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
-import type { Acquirer, ChargeRecord } from '../acquirer/index.js';
+import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
 import type { VaultSealers } from './master-key.js';
+import * as repo from './repo.js';
 import { hashToken } from './tokenize.js';
 
 export interface AuthorizeRequest {
@@ -38,6 +39,17 @@ export function isInternalBearer(internalKey: Buffer, header: string | undefined
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+/**
+ * The answer to an authorization, as the API needs to act on it:
+ * - `charged`: the acquirer decided (approved or refused: both are outcomes);
+ * - `token-refused`: the token is not usable for this intent, nothing was charged;
+ * - `unavailable`: the acquirer (or the vault) did not answer; the outcome is unknown.
+ */
+export type VaultAuthorization =
+  | { kind: 'charged'; record: ChargeRecord }
+  | { kind: 'token-refused'; error: DomainError }
+  | { kind: 'unavailable'; reason: string };
+
 export class CardAuthorizer {
   constructor(
     private readonly db: Db,
@@ -46,32 +58,38 @@ export class CardAuthorizer {
     private readonly acquirer: Acquirer,
   ) {}
 
-  /** Throws VALIDATION_ERROR (field `token`) for a bad token, AcquirerUnavailable when the acquirer is silent. */
-  async authorize(req: AuthorizeRequest): Promise<ChargeRecord> {
+  /** Never throws an expected failure: a bad token or a silent acquirer is an answer (see VaultAuthorization). */
+  async authorize(req: AuthorizeRequest): Promise<VaultAuthorization> {
     const earlier = await this.acquirer.findCharge(req.intentId);
-    if (earlier) return earlier;
+    if (earlier) return { kind: 'charged', record: earlier };
     const now = this.clock.now();
-    const row = await this.db.transaction().execute(async (trx) => {
-      const token = await trx.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(req.token)).forUpdate().executeTakeFirst();
+    const row = await transact(this.db, async (trx) => {
+      const token = await repo.lockToken(trx, hashToken(req.token));
       if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
-        throw validationError('token', 'is not a card token of this payment intent');
+        return validationError('token', 'is not a card token of this payment intent');
       }
-      if (token.expires_at.getTime() <= now.getTime()) throw validationError('token', 'expired with its payment intent');
+      if (token.expires_at.getTime() <= now.getTime()) return validationError('token', 'expired with its payment intent');
       // Spent and still holding its CVV: the authorization of this same intent was interrupted; resume it.
-      if (token.used_at && !token.cvv_sealed) throw validationError('token', 'was already used; tokenize the card again');
-      if (!token.used_at) await trx.updateTable('vault.tokens').set({ used_at: now }).where('id', '=', token.id).execute();
+      if (token.used_at && !token.cvv_sealed) return validationError('token', 'was already used; tokenize the card again');
+      if (!token.used_at) await repo.markTokenUsed(trx, token.id, now);
       return token;
     });
+    if (isDomainError(row)) return { kind: 'token-refused', error: row };
     const card = JSON.parse(this.sealers.cards.open(row.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
     try {
-      return await this.acquirer.authorizeCard({
+      const record = await this.acquirer.authorizeCard({
         reference: req.intentId,
         amountCents: req.amountCents,
         installments: req.installments,
         card: { ...card, cvv: this.sealers.cards.open(row.cvv_sealed!), brand: row.brand, last4: row.last4 },
       });
+      return { kind: 'charged', record };
+    } catch (err) {
+      // The acquirer's message only: never the card, which is not in it.
+      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
+      throw err;
     } finally {
-      await this.db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', row.id).execute();
+      await repo.eraseCvv(this.db, row.id);
     }
   }
 }

@@ -1,43 +1,23 @@
 /**
- * Sandbox acquirer (contract "Sandbox"): any Luhn-valid number is approved
- * except the endings …0002 (insufficient funds), …0069 (expired card) and
- * …0119 (the acquirer stays silent → 502 PROVIDER_ERROR).
+ * The sandbox's test cards, and their outcomes read from a full number. The
+ * outcomes themselves are the sandbox acquirer's (acquirer/sandbox-cards.ts):
+ * the vault depends on the acquirer, never the other way round.
  */
+import {
+  sandboxAuthorizationOfLast4,
+  sandboxOutcomeOfLast4,
+  type SandboxAuthorization,
+  type SandboxCardOutcome,
+} from '../acquirer/index.js';
 import { last4, type CardBrand } from './card-brands.js';
 
-export type SandboxCardOutcome = 'approved' | 'insufficient_funds' | 'expired_card' | 'silent';
-
-export type CardRefusalCode = 'insufficient_funds' | 'expired_card';
-
-/** `refusalCode` / `refusalMessage` for a refused card's paymentDetails.card. */
-export const CARD_REFUSALS: Readonly<Record<CardRefusalCode, { refusalCode: CardRefusalCode; refusalMessage: string }>> = {
-  insufficient_funds: { refusalCode: 'insufficient_funds', refusalMessage: 'The issuer refused the payment: insufficient funds.' },
-  expired_card: { refusalCode: 'expired_card', refusalMessage: 'The issuer refused the payment: the card has expired.' },
-};
-
-/** Number endings with a special sandbox outcome. */
-export const SANDBOX_OUTCOMES: Readonly<Record<string, Exclude<SandboxCardOutcome, 'approved'>>> = {
-  '0002': 'insufficient_funds',
-  '0069': 'expired_card',
-  '0119': 'silent',
-};
+export { CARD_REFUSALS, SANDBOX_OUTCOMES, type CardRefusalCode, type SandboxAuthorization, type SandboxCardOutcome } from '../acquirer/index.js';
 
 /** What the sandbox acquirer does with a (validated, Luhn-valid) card number. */
-export function sandboxCardOutcome(number: string): SandboxCardOutcome {
-  return SANDBOX_OUTCOMES[last4(number)] ?? 'approved';
-}
-
-export type SandboxAuthorization =
-  | { outcome: 'approved' }
-  | { outcome: 'refused'; refusalCode: CardRefusalCode; refusalMessage: string }
-  | { outcome: 'silent' };
+export const sandboxCardOutcome = (number: string): SandboxCardOutcome => sandboxOutcomeOfLast4(last4(number));
 
 /** sandboxCardOutcome with the refusal code and message filled in. */
-export function sandboxAuthorization(number: string): SandboxAuthorization {
-  const outcome = sandboxCardOutcome(number);
-  if (outcome === 'approved' || outcome === 'silent') return { outcome };
-  return { outcome: 'refused', ...CARD_REFUSALS[outcome] };
-}
+export const sandboxAuthorization = (number: string): SandboxAuthorization => sandboxAuthorizationOfLast4(last4(number));
 
 // ---------------------------------------------------------------------------
 // Test cards: Luhn-valid, right BIN and length for their brand. Well-known

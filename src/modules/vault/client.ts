@@ -7,13 +7,13 @@
  * acquirer's ledger (keyed by intent id) guarantees no charge is repeated.
  */
 import { request } from 'undici';
-import { AppError } from '../../http/errors.js';
-import type { ErrorBody } from '../../lib/domain-error.js';
-import { AcquirerUnavailable, type ChargeRecord } from '../acquirer/index.js';
-import { internalBearer, type AuthorizeRequest } from './authorize.js';
+import { DomainError, type ErrorBody } from '../../lib/domain-error.js';
+import type { ChargeRecord } from '../acquirer/index.js';
+import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
 
+/** How the API reaches the vault; the in-process CardAuthorizer is one too (tests, `svc serve`). */
 export interface VaultClient {
-  authorize(req: AuthorizeRequest): Promise<ChargeRecord>;
+  authorize(req: AuthorizeRequest): Promise<VaultAuthorization>;
 }
 
 const AUTHORIZE_TIMEOUT_MS = 15_000;
@@ -31,14 +31,15 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
           signal: AbortSignal.timeout(AUTHORIZE_TIMEOUT_MS),
         });
       } catch (err) {
-        throw new AcquirerUnavailable(`vault unreachable: ${(err as Error).message}`);
+        return { kind: 'unavailable', reason: `vault unreachable: ${(err as Error).message}` };
       }
       const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody>) | undefined;
-      if (response.statusCode === 200 && body) return body;
+      if (response.statusCode === 200 && body) return { kind: 'charged', record: body };
+      // The vault's wire answer for a token it refused: 400 VALIDATION_ERROR on `token` (vault/app.ts).
       if (response.statusCode === 400 && body?.code === 'VALIDATION_ERROR') {
-        throw new AppError('VALIDATION_ERROR', body.message ?? 'Invalid token', body.details);
+        return { kind: 'token-refused', error: new DomainError('VALIDATION_ERROR', body.message ?? 'Invalid token', body.details) };
       }
-      throw new AcquirerUnavailable(`vault answered ${response.statusCode}`);
+      return { kind: 'unavailable', reason: `vault answered ${response.statusCode}` };
     },
   };
 }

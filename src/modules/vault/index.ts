@@ -1,5 +1,5 @@
 export { buildVaultApp, type VaultAppDeps } from './app.js';
-export { CardAuthorizer, internalBearer, type AuthorizeRequest } from './authorize.js';
+export { CardAuthorizer, internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
 export { httpVaultClient, type VaultClient } from './client.js';
 export { VaultKeys, listPublicKeys, KEY_OVERLAP_MS, type PublicKeyView } from './keys.js';
 export { vaultSealers, type VaultSealers } from './master-key.js';

@@ -10,6 +10,7 @@ import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import * as repo from './repo.js';
 
 export const KEY_ALG = 'RSA-OAEP-256';
 export const KEY_ENC = 'A256GCM';
@@ -25,15 +26,7 @@ export interface PublicKeyView {
 
 /** The public halves, current first; needs no master key (the API reads them for card intents). */
 export async function listPublicKeys(db: Db): Promise<PublicKeyView[]> {
-  // Current first (superseded_at NULL), then the most recently superseded; a rotation in the same
-  // millisecond as the key it replaces (same created_at) must not put the old key first.
-  const rows = await db
-    .selectFrom('vault.keys')
-    .select(['key_id', 'public_jwk', 'superseded_at', 'created_at'])
-    .orderBy('superseded_at', (ob) => ob.desc().nullsFirst())
-    .orderBy('created_at', 'desc')
-    .orderBy('key_id', 'desc')
-    .execute();
+  const rows = await repo.listKeys(db);
   return rows.map((row) => ({
     keyId: row.key_id,
     alg: KEY_ALG,
@@ -54,8 +47,7 @@ export class VaultKeys {
 
   /** Creates the first key if there is none (the vault's first start). */
   async ensureCurrent(): Promise<void> {
-    const any = await this.db.selectFrom('vault.keys').select('key_id').where('superseded_at', 'is', null).executeTakeFirst();
-    if (!any) await this.rotate();
+    if (!(await repo.hasCurrentKey(this.db))) await this.rotate();
   }
 
   /** A new current key; the previous current one is superseded but stays usable. Returns the new key id. */
@@ -65,28 +57,23 @@ export class VaultKeys {
     const pub = await exportJWK(publicKey);
     const priv = await exportJWK(privateKey);
     const now = this.clock.now();
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('vault.keys').set({ superseded_at: now }).where('superseded_at', 'is', null).execute();
-      await trx
-        .insertInto('vault.keys')
-        .values({
-          key_id: keyId,
-          public_jwk: JSON.stringify({ kty: 'RSA', kid: keyId, alg: KEY_ALG, use: 'enc', n: pub.n, e: pub.e }),
-          private_sealed: this.sealer.seal(JSON.stringify(priv)),
-          created_at: now,
-          superseded_at: null,
-        })
-        .execute();
-    });
+    const key = {
+      key_id: keyId,
+      public_jwk: JSON.stringify({ kty: 'RSA', kid: keyId, alg: KEY_ALG, use: 'enc', n: pub.n, e: pub.e }),
+      private_sealed: this.sealer.seal(JSON.stringify(priv)),
+      created_at: now,
+      superseded_at: null,
+    };
+    await this.db.transaction().execute((trx) => repo.replaceCurrentKey(trx, key, now));
     return keyId;
   }
 
   /** Deletes keys superseded at least KEY_OVERLAP_MS ago; returns their ids. */
   async retire(): Promise<string[]> {
     const cutoff = new Date(this.clock.now().getTime() - KEY_OVERLAP_MS);
-    const rows = await this.db.deleteFrom('vault.keys').where('superseded_at', '<=', cutoff).returning('key_id').execute();
-    for (const row of rows) this.privateKeys.delete(row.key_id);
-    return rows.map((r) => r.key_id);
+    const ids = await repo.deleteKeysSupersededBefore(this.db, cutoff);
+    for (const id of ids) this.privateKeys.delete(id);
+    return ids;
   }
 
   /** Every usable key, current first. */
@@ -96,14 +83,14 @@ export class VaultKeys {
 
   /** The private key of a usable key id, or undefined (unknown or retired). Imported once, then cached. */
   async privateKey(keyId: string): Promise<CryptoKey | undefined> {
-    const row = await this.db.selectFrom('vault.keys').select('private_sealed').where('key_id', '=', keyId).executeTakeFirst();
-    if (!row) {
+    const sealed = await repo.sealedPrivateKey(this.db, keyId);
+    if (!sealed) {
       this.privateKeys.delete(keyId);
       return undefined;
     }
     let key = this.privateKeys.get(keyId);
     if (!key) {
-      key = importJWK(JSON.parse(this.sealer.open(row.private_sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
+      key = importJWK(JSON.parse(this.sealer.open(sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
       this.privateKeys.set(keyId, key);
     }
     return key;

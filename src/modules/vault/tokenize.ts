@@ -12,13 +12,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
-import { validationError } from '../../lib/domain-error.js';
+import { DomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validateCard } from './card.js';
 import type { VaultKeys } from './keys.js';
 import type { VaultSealers } from './master-key.js';
+import * as repo from './repo.js';
 import { verifyTicket } from './tickets.js';
 
 export const MAX_ATTEMPTS_PER_TICKET = 5;
@@ -52,45 +52,35 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function rateLimited(message: string, retryAfterSeconds: number): AppError {
-  return new AppError('RATE_LIMITED', message, undefined, Math.max(1, retryAfterSeconds));
+function rateLimited(message: string, retryAfterSeconds: number): DomainError {
+  return new DomainError('RATE_LIMITED', message, undefined, Math.max(1, retryAfterSeconds));
 }
 
 export class Tokenizer {
   constructor(private readonly deps: TokenizeDeps) {}
 
-  /** Adds one attempt to a counter and returns the new count. */
-  private async count(scope: string, key: string, windowStart: Date): Promise<number> {
-    const row = await this.deps.db
-      .insertInto('vault.attempts')
-      .values({ scope, key, window_start: windowStart, count: 1 })
-      .onConflict((oc) => oc.columns(['scope', 'key', 'window_start']).doUpdateSet((eb) => ({ count: eb('vault.attempts.count', '+', 1) })))
-      .returning('count')
-      .executeTakeFirstOrThrow();
-    return row.count;
-  }
-
-  async tokenize(input: TokenizeInput, clientIp: string): Promise<TokenResult> {
+  async tokenize(input: TokenizeInput, clientIp: string): Promise<Outcome<TokenResult>> {
     const { db, clock, keys, sealers, newId } = this.deps;
     const now = clock.now();
     const windowStart = new Date(Math.floor(now.getTime() / IP_WINDOW_MS) * IP_WINDOW_MS);
-    if ((await this.count('ip', clientIp, windowStart)) > this.deps.attemptsPerIpPerMinute) {
-      throw rateLimited('Too many card attempts from this address; wait a minute', Math.ceil((windowStart.getTime() + IP_WINDOW_MS - now.getTime()) / 1000));
+    if ((await repo.countAttempt(db, 'ip', clientIp, windowStart)) > this.deps.attemptsPerIpPerMinute) {
+      return rateLimited('Too many card attempts from this address; wait a minute', Math.ceil((windowStart.getTime() + IP_WINDOW_MS - now.getTime()) / 1000));
     }
     const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
     if (!ticket.ok) {
-      if (ticket.reason === 'expired') throw new AppError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
-      throw validationError('ticket', 'is not a valid ticket');
+      if (ticket.reason === 'expired') return new DomainError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
+      return validationError('ticket', 'is not a valid ticket');
     }
     const { intentId, companyId, expiresAt } = ticket.claims;
     // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry).
-    if ((await this.count('ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
-      throw rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
+    if ((await repo.countAttempt(db, 'ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
+      return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
     const privateKey = await keys.privateKey(input.keyId);
-    if (!privateKey) throw validationError('keyId', 'is not a current vault key; fetch /keys again');
+    if (!privateKey) return validationError('keyId', 'is not a current vault key; fetch /keys again');
     let plaintext: string;
     try {
+      // A kid that disagrees with keyId is refused like any undecryptable card (same answer, nothing learned).
       if (decodeProtectedHeader(input.encryptedCard).kid !== input.keyId) throw new Error('kid mismatch');
       const { plaintext: bytes } = await compactDecrypt(input.encryptedCard, privateKey, {
         keyManagementAlgorithms: ['RSA-OAEP-256'],
@@ -98,46 +88,42 @@ export class Tokenizer {
       });
       plaintext = new TextDecoder().decode(bytes);
     } catch {
-      throw validationError('encryptedCard', 'could not be decrypted with this key');
+      return validationError('encryptedCard', 'could not be decrypted with this key');
     }
     let payload: unknown;
     try {
       payload = JSON.parse(plaintext);
     } catch {
-      throw validationError('encryptedCard', 'does not hold a JSON card');
+      return validationError('encryptedCard', 'does not hold a JSON card');
     }
     const checked = validateCard(payload, now);
     if (!checked.ok) {
-      throw new AppError('VALIDATION_ERROR', `Invalid card: ${checked.problems.map((p) => p.field).join(', ')}`, checked.problems);
+      return new DomainError('VALIDATION_ERROR', `Invalid card: ${checked.problems.map((p) => p.field).join(', ')}`, checked.problems);
     }
     const { card } = checked;
     const token = `vtk_${randomBytes(32).toString('base64url')}`;
-    await db
-      .insertInto('vault.tokens')
-      .values({
-        id: newId('tok'),
-        token_hash: hashToken(token),
-        intent_id: intentId,
-        company_id: companyId,
-        brand: card.brand,
-        last4: card.last4,
-        exp_month: card.expMonth,
-        exp_year: card.expYear,
-        card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
-        cvv_sealed: sealers.cards.seal(card.cvv),
-        expires_at: expiresAt,
-        used_at: null,
-        created_at: now,
-      })
-      .execute();
+    await repo.insertToken(db, {
+      id: newId('tok'),
+      token_hash: hashToken(token),
+      intent_id: intentId,
+      company_id: companyId,
+      brand: card.brand,
+      last4: card.last4,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
+      cvv_sealed: sealers.cards.seal(card.cvv),
+      expires_at: expiresAt,
+      used_at: null,
+      created_at: now,
+    });
     return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
-
 }
 
 /** Erases the CVV of tokens whose intent expired and drops old attempt counters (needs no key). */
 export async function sweepVault(db: Db, now: Date): Promise<number> {
-  const erased = await db.updateTable('vault.tokens').set({ cvv_sealed: null }).where('cvv_sealed', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
-  await db.deleteFrom('vault.attempts').where('window_start', '<', new Date(now.getTime() - 86_400_000)).execute();
-  return Number(erased.numUpdatedRows);
+  const erased = await repo.eraseExpiredCvvs(db, now);
+  await repo.deleteAttemptsBefore(db, new Date(now.getTime() - 86_400_000));
+  return erased;
 }

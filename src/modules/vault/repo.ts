@@ -1,0 +1,82 @@
+/** All SQL on the vault's tables (schema "vault": keys, tokens, attempts). The executor is always the first parameter. */
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database, VaultKeysTable, VaultTokensTable } from '../../db/types.js';
+
+type Ex = Kysely<Database>;
+export type TokenRow = Selectable<VaultTokensTable>;
+
+// --- keys
+
+/** Every usable key: current first (superseded_at NULL), then the most recently superseded. */
+export async function listKeys(ex: Ex) {
+  // A rotation in the same millisecond as the key it replaces (same created_at) must not put the old key first.
+  return ex
+    .selectFrom('vault.keys')
+    .select(['key_id', 'public_jwk', 'superseded_at', 'created_at'])
+    .orderBy('superseded_at', (ob) => ob.desc().nullsFirst())
+    .orderBy('created_at', 'desc')
+    .orderBy('key_id', 'desc')
+    .execute();
+}
+
+export async function hasCurrentKey(ex: Ex): Promise<boolean> {
+  return (await ex.selectFrom('vault.keys').select('key_id').where('superseded_at', 'is', null).executeTakeFirst()) !== undefined;
+}
+
+/** Supersedes the current key and inserts the new one; run both in one transaction. */
+export async function replaceCurrentKey(ex: Ex, key: Insertable<VaultKeysTable>, at: Date): Promise<void> {
+  await ex.updateTable('vault.keys').set({ superseded_at: at }).where('superseded_at', 'is', null).execute();
+  await ex.insertInto('vault.keys').values(key).execute();
+}
+
+/** Deletes keys superseded at or before `cutoff`; returns their ids. */
+export async function deleteKeysSupersededBefore(ex: Ex, cutoff: Date): Promise<string[]> {
+  const rows = await ex.deleteFrom('vault.keys').where('superseded_at', '<=', cutoff).returning('key_id').execute();
+  return rows.map((r) => r.key_id);
+}
+
+export async function sealedPrivateKey(ex: Ex, keyId: string): Promise<string | undefined> {
+  return (await ex.selectFrom('vault.keys').select('private_sealed').where('key_id', '=', keyId).executeTakeFirst())?.private_sealed;
+}
+
+// --- tokens
+
+export async function insertToken(ex: Ex, row: Insertable<VaultTokensTable>): Promise<void> {
+  await ex.insertInto('vault.tokens').values(row).execute();
+}
+
+/** The token with this hash, locked: spending it is decided under the lock. */
+export async function lockToken(ex: Ex, tokenHash: string): Promise<TokenRow | undefined> {
+  return ex.selectFrom('vault.tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
+}
+
+export async function markTokenUsed(ex: Ex, id: string, at: Date): Promise<void> {
+  await ex.updateTable('vault.tokens').set({ used_at: at }).where('id', '=', id).execute();
+}
+
+export async function eraseCvv(ex: Ex, id: string): Promise<void> {
+  await ex.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', id).execute();
+}
+
+/** Erases the CVV of every token whose intent expired; returns how many. */
+export async function eraseExpiredCvvs(ex: Ex, now: Date): Promise<number> {
+  const erased = await ex.updateTable('vault.tokens').set({ cvv_sealed: null }).where('cvv_sealed', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
+  return Number(erased.numUpdatedRows);
+}
+
+// --- attempt counters
+
+/** Adds one attempt to the counter of (scope, key, window) and returns the new count: one statement, shared by every vault process. */
+export async function countAttempt(ex: Ex, scope: string, key: string, windowStart: Date): Promise<number> {
+  const row = await ex
+    .insertInto('vault.attempts')
+    .values({ scope, key, window_start: windowStart, count: 1 })
+    .onConflict((oc) => oc.columns(['scope', 'key', 'window_start']).doUpdateSet((eb) => ({ count: eb('vault.attempts.count', '+', 1) })))
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  return row.count;
+}
+
+export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> {
+  await ex.deleteFrom('vault.attempts').where('window_start', '<', before).execute();
+}
