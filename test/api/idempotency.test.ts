@@ -12,6 +12,7 @@ import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRe
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { RECIPIENTS, confirmDiedAfterPhase1, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { settled } from '../helpers/outcome.js';
 
 /** Counts calls to the acquirer, to prove a replay charges nothing. */
 class CountingAcquirer implements Acquirer {
@@ -88,8 +89,8 @@ for (const engine of engines()) {
       const body = pixIntent({ referenceId: 'idem-tenant' });
       const mine = await create('k-tenant', body);
       assert.equal(mine.statusCode, 201);
-      const other = await t.services.companies.createCompany('Outra Loja', RECIPIENTS[0]!);
-      const { key } = await t.services.companies.issueKey(other.id);
+      const other = settled(await t.services.companies.createCompany('Outra Loja', RECIPIENTS[0]!));
+      const { key } = settled(await t.services.companies.issueKey(other.id));
       const post = (payload: object) =>
         t.app.inject({ method: 'POST', url: '/v2/payment-intents', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'k-tenant' }, payload });
       const theirs = await post(body);
