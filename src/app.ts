@@ -19,7 +19,7 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Acquirer } from './modules/acquirer/index.js';
 import { CompanyService } from './modules/companies/index.js';
-import { demoRoutes } from './modules/demo/routes.js';
+import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';

@@ -8,15 +8,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { isDomainError, type Outcome } from './lib/domain-error.js';
+import { DEMO } from './modules/demo/index.js';
 import type { Runtime } from './runtime.js';
 
-export const DEMO = {
-  company: { name: 'Loja Demo Ltda', document: '11222333000181' },
-  accounts: [
-    { name: 'Marketplace Parceiro Ltda', document: '11444777000161' },
-    { name: 'Ana Souza', document: '52998224725' },
-  ],
-};
+export { DEMO };
 
 export interface DemoSetup {
   companyId: string;
