@@ -19,14 +19,14 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Acquirer } from './modules/acquirer/index.js';
 import { CompanyService } from './modules/companies/index.js';
-import { demoRoutes } from './modules/demo/routes.js';
+import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
-import { EventService } from './modules/events/index.js';
+import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
-import { DeliveryWorker, httpSender, systemResolver, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
+import { DeliveryWorker, httpSender, systemResolver, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
 export const API_VERSION = '2.0.1';
 const BODY_LIMIT = 1024 * 1024;
@@ -67,7 +67,10 @@ export function buildServices(deps: AppDeps): Services {
   const { db, clock, newId, acquirer, config, sealer } = deps;
   const idempotency = new IdempotencyService({ db, clock, sealer, statusOf });
   const receivables = new ReceivableService(db, clock, newId);
-  const transactions = new TransactionService({ db, clock, newId, receivables });
+  // Events write their deliveries through the webhooks module (a port: webhooks depends on events, not the reverse).
+  const fanOut = webhookFanOut(newId);
+  const outbox = new Outbox({ newId, fanOut });
+  const transactions = new TransactionService({ db, clock, newId, receivables, outbox });
   const intents = new PaymentIntentService({
     db,
     clock,
@@ -88,8 +91,15 @@ export function buildServices(deps: AppDeps): Services {
     intents,
     receivables,
     webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
-    events: new EventService(db, clock, newId),
-    deliveries: new DeliveryWorker({ db, clock, newId, sealer, env: config.env, sender: deps.sender ?? httpSender({ allowLoopback }) }),
+    events: new EventService({ db, clock, fanOut }),
+    deliveries: new DeliveryWorker({
+      db,
+      clock,
+      newId,
+      sealer,
+      retryDelaysMs: config.webhookRetryScheduleMs,
+      sender: deps.sender ?? httpSender({ allowLoopback }),
+    }),
   };
 }
 
@@ -137,7 +147,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
   receivableRoutes(app, services.receivables);
-  webhookRoutes(app, services.webhooks, services.events);
+  webhookRoutes(app, services.webhooks);
+  eventRoutes(app, services.events);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
   demoRoutes(app, services, deps.config);
   return app;

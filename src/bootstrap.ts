@@ -7,15 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { isDomainError, type Outcome } from './lib/domain-error.js';
+import { DEMO } from './modules/demo/index.js';
 import type { Runtime } from './runtime.js';
 
-export const DEMO = {
-  company: { name: 'Loja Demo Ltda', document: '11222333000181' },
-  accounts: [
-    { name: 'Marketplace Parceiro Ltda', document: '11444777000161' },
-    { name: 'Ana Souza', document: '52998224725' },
-  ],
-};
+export { DEMO };
 
 export interface DemoSetup {
   companyId: string;
@@ -35,15 +31,21 @@ export async function ensureDemo(runtime: Runtime): Promise<DemoSetup | undefine
     return { companyId: demo.id, companyName: demo.name, key, accounts: DEMO.accounts, created: false };
   }
   if (await companies.any()) return undefined; // an operator set this deployment up; no demo
-  const company = await companies.createCompany(DEMO.company.name, DEMO.company.document);
+  const company = settled(await companies.createCompany(DEMO.company.name, DEMO.company.document));
   for (const account of DEMO.accounts) {
-    await companies.createAccount(account.document, account.name);
-    await companies.approveAccount(account.document);
+    settled(await companies.createAccount(account.document, account.name));
+    settled(await companies.approveAccount(account.document));
   }
-  const issued = await companies.issueKey(company.id);
+  const issued = settled(await companies.issueKey(company.id));
   fs.mkdirSync(runtime.config.dataDir, { recursive: true });
   fs.writeFileSync(keyFile, `${issued.key}\n`, { mode: 0o600 });
   return { companyId: company.id, companyName: company.name, key: issued.key, accounts: DEMO.accounts, created: true };
+}
+
+/** The demo's fixed inputs are valid, so a refusal here is a broken deployment: start fails loudly. */
+function settled<T>(outcome: Outcome<T>): T {
+  if (isDomainError(outcome)) throw new Error(`creating the sandbox demo failed: ${outcome.message}`);
+  return outcome;
 }
 
 export function describeDemo(demo: DemoSetup, apiUrl: string): string {

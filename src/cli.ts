@@ -13,7 +13,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import type { FeePlan } from './db/types.js';
-import { OperatorError } from './modules/companies/index.js';
+import { isDomainError, type Outcome } from './lib/domain-error.js';
 import { startRole, type Role } from './roles.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
@@ -71,39 +71,50 @@ function feeChanges(values: Record<string, unknown>): Partial<FeePlan> {
   return out;
 }
 
-async function operate(runtime: Runtime, words: string[], values: Record<string, unknown>): Promise<{ text: string; json: unknown }> {
+interface Output {
+  text: string;
+  json: unknown;
+}
+
+/** The output of a command, or the service's refusal as it is (its message is what the operator reads). */
+function output<T>(outcome: Outcome<T>, render: (value: T) => Output): Outcome<Output> {
+  return isDomainError(outcome) ? outcome : render(outcome);
+}
+
+async function operate(runtime: Runtime, words: string[], values: Record<string, unknown>): Promise<Outcome<Output>> {
   const { companies } = runtime.services;
   const [noun, verb, arg] = words;
   switch (`${noun} ${verb}`) {
     case 'company create': {
-      const c = await companies.createCompany(need(values.name as string, '--name'), need(values.document as string, '--document'));
-      return { json: c, text: `company ${c.id} created: ${c.name} (${c.document})` };
+      const outcome = await companies.createCompany(need(values.name as string, '--name'), need(values.document as string, '--document'));
+      return output(outcome, (c) => ({ json: c, text: `company ${c.id} created: ${c.name} (${c.document})` }));
     }
     case 'company set-fees': {
-      const c = await companies.setFees(need(arg, 'company ID'), feeChanges(values));
-      return { json: c, text: `fees of ${c.id}: ${JSON.stringify(c.feePlan)}` };
+      const outcome = await companies.setFees(need(arg, 'company ID'), feeChanges(values));
+      return output(outcome, (c) => ({ json: c, text: `fees of ${c.id}: ${JSON.stringify(c.feePlan)}` }));
     }
     case 'key issue': {
       const scopes = (values.scopes as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
-      const k = await companies.issueKey(need(values.company as string, '--company'), scopes);
-      return { json: k, text: `key ${k.id} issued (${k.scopes?.join(',') ?? 'all scopes'}). Store it now; it is not shown again:\n${k.key}` };
+      const outcome = await companies.issueKey(need(values.company as string, '--company'), scopes);
+      return output(outcome, (k) => ({ json: k, text: `key ${k.id} issued (${k.scopes?.join(',') ?? 'all scopes'}). Store it now; it is not shown again:\n${k.key}` }));
     }
     case 'key revoke': {
-      const k = await companies.revokeKey(need(arg, 'KEY_ID'));
-      return { json: k, text: `key ${k.id} revoked at ${k.revokedAt}` };
+      const outcome = await companies.revokeKey(need(arg, 'KEY_ID'));
+      return output(outcome, (k) => ({ json: k, text: `key ${k.id} revoked at ${k.revokedAt}` }));
     }
     case 'key list': {
-      const keys = await companies.listKeys(need(values.company as string, '--company'));
-      const lines = keys.map((k) => `${k.id}  …${k.hint}  ${k.environment}  ${k.scopes?.join(',') ?? 'all scopes'}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
-      return { json: keys, text: lines.join('\n') || 'no keys' };
+      return output(await companies.listKeys(need(values.company as string, '--company')), (keys) => {
+        const lines = keys.map((k) => `${k.id}  …${k.hint}  ${k.environment}  ${k.scopes?.join(',') ?? 'all scopes'}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
+        return { json: keys, text: lines.join('\n') || 'no keys' };
+      });
     }
     case 'account create': {
-      const a = await companies.createAccount(need(values.document as string, '--document'), need(values.name as string, '--name'));
-      return { json: a, text: `account ${a.document} created (${a.status}); approve it with svc account approve --document ${a.document}` };
+      const outcome = await companies.createAccount(need(values.document as string, '--document'), need(values.name as string, '--name'));
+      return output(outcome, (a) => ({ json: a, text: `account ${a.document} created (${a.status}); approve it with svc account approve --document ${a.document}` }));
     }
     case 'account approve': {
-      const a = await companies.approveAccount(need(values.document as string, '--document'));
-      return { json: a, text: `account ${a.document} approved` };
+      const outcome = await companies.approveAccount(need(values.document as string, '--document'));
+      return output(outcome, (a) => ({ json: a, text: `account ${a.document} approved` }));
     }
     case 'vault rotate-key': {
       const keyId = await runtime.vault().keys.rotate();
@@ -157,16 +168,16 @@ async function main(argv: string[]): Promise<number> {
   try {
     runtime = await openRuntime(config, (await import('pino')).pino({ level: 'warn' }));
     const out = await operate(runtime, positionals, values);
+    if (isDomainError(out)) {
+      process.stderr.write(values.json ? `${JSON.stringify({ error: out.message })}\n` : `error: ${out.message}\n`);
+      return 1;
+    }
     process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message}\n${USAGE}\n`);
       return 2;
-    }
-    if (err instanceof OperatorError) {
-      process.stderr.write(values.json ? `${JSON.stringify({ error: err.message })}\n` : `error: ${err.message}\n`);
-      return 1;
     }
     process.stderr.write(`error: ${(err as Error).message}\n`);
     return 1;

@@ -130,3 +130,17 @@ test('loadConfig reads only the object it is given', () => {
     else process.env.PORT = saved;
   }
 });
+
+test('WEBHOOK_RETRY_SCHEDULE: production retries 1m,5m,30m,2h,12h by default, the sandbox sends once, a set value is read', () => {
+  assert.deepEqual(loadConfig(PRODUCTION).webhookRetryScheduleMs, [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]);
+  assert.deepEqual(loadConfig({}).webhookRetryScheduleMs, []);
+  assert.deepEqual(loadConfig({ ...PRODUCTION, WEBHOOK_RETRY_SCHEDULE: '30s, 10m,1d' }).webhookRetryScheduleMs, [30_000, 600_000, 86_400_000]);
+  assert.deepEqual(loadConfig({ ...PRODUCTION, WEBHOOK_RETRY_SCHEDULE: 'none' }).webhookRetryScheduleMs, []);
+  assert.deepEqual(loadConfig({ WEBHOOK_RETRY_SCHEDULE: '1m' }).webhookRetryScheduleMs, [60_000]);
+});
+
+test('WEBHOOK_RETRY_SCHEDULE: a malformed schedule is refused naming the variable', () => {
+  for (const value of ['1x', '5', '1m,,5m', '0s', '8d', '-1m', '1.5m', Array(21).fill('1m').join(',')]) {
+    refusal({ ...PRODUCTION, WEBHOOK_RETRY_SCHEDULE: value }, 'WEBHOOK_RETRY_SCHEDULE');
+  }
+});

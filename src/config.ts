@@ -22,6 +22,8 @@ export interface Config {
   logLevel: LogLevel;
   rateLimitPerSecond: number;
   webhookAllowLoopback: boolean;
+  /** Delays before each webhook retry, counted from the failed attempt (WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
+  webhookRetryScheduleMs: readonly number[];
   /** 32-byte key (base64) sealing webhook secrets at rest; unset in the sandbox: generated into DATA_DIR. */
   webhookSecretsKey: Buffer | undefined;
   /** 32 bytes: encrypts the vault's private keys and card data. Unset outside production: generated into DATA_DIR. */
@@ -91,6 +93,26 @@ function base64Key(env: Record<string, string | undefined>, name: string): Buffe
   return key;
 }
 
+/** Production's webhook retries: 1 min, 5 min, 30 min, 2 h and 12 h after each failure. The sandbox sends once. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '1m,5m,30m,2h,12h';
+const MAX_RETRIES = 20;
+const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const MAX_RETRY_DELAY_MS = 7 * DURATION_UNITS_MS.d!;
+
+/** `1m,5m,30m,2h,12h` → milliseconds; `none` → no retry. */
+function parseRetrySchedule(name: string, raw: string): number[] {
+  if (raw.trim() === 'none') return [];
+  const parts = raw.split(',').map((p) => p.trim());
+  const expected = `must be "none" or up to ${MAX_RETRIES} comma-separated durations of 1s to 7d such as ${DEFAULT_WEBHOOK_RETRY_SCHEDULE} (units s, m, h, d), got "${raw}"`;
+  if (parts.length > MAX_RETRIES) throw new ConfigError(name, expected);
+  return parts.map((part) => {
+    const match = /^(\d+)([smhd])$/.exec(part);
+    const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : NaN;
+    if (!(ms >= 1_000 && ms <= MAX_RETRY_DELAY_MS)) throw new ConfigError(name, expected);
+    return ms;
+  });
+}
+
 function bool(env: Record<string, string | undefined>, name: string): boolean {
   return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
@@ -107,6 +129,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   if (!/^[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*$/.test(pixLocationBase) || pixLocationBase.length > 40) {
     throw new ConfigError('PIX_LOCATION_BASE', 'must be a host and path without scheme, at most 40 characters');
   }
+  const retrySchedule = env.WEBHOOK_RETRY_SCHEDULE || (svcEnv === 'production' ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : 'none');
+  const webhookRetryScheduleMs = parseRetrySchedule('WEBHOOK_RETRY_SCHEDULE', retrySchedule);
   const webhookSecretsKey = base64Key(env, 'WEBHOOK_SECRETS_KEY');
   const vaultMasterKey = base64Key(env, 'VAULT_MASTER_KEY');
   const internalKey = base64Key(env, 'INTERNAL_KEY');
@@ -127,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
     webhookAllowLoopback,
+    webhookRetryScheduleMs,
     webhookSecretsKey,
     vaultMasterKey,
     internalKey,

@@ -1,4 +1,6 @@
 /** The prose part of the API reference (GET /docs): the contract's decisions a seller needs before the first call. */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/paging.js';
+
 export const API_GUIDE = `
 Charge buyers by card, Pix and boleto, split each sale among accounts, and follow payments by webhooks.
 
@@ -26,7 +28,7 @@ confirm answers 409 INTENT_EXPIRED. A confirmed Pix transaction that is not paid
 (default 1 hour, \`pix.expiresInSeconds\` 60–604800), or a boleto not paid by the end of its due date + 3 days
 (São Paulo time), becomes CANCELED with a \`transaction.canceled\` event.
 
-**Listing.** \`GET /v2/transactions\` takes \`limit\` (1–100, default 20), \`startingAfter\` (the last id of the previous page),
+**Listing.** \`GET /v2/transactions\` takes \`limit\` (1–${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}), \`startingAfter\` (the last id of the previous page),
 \`status\`, \`paymentMethod\`, \`referenceId\`, \`createdFrom\`, \`createdTo\`; newest first; answers \`{data, hasMore}\`.
 
 **Rate limit.** Per key, per second (default 25 in the sandbox, 100 in production). Every response carries

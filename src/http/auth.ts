@@ -8,7 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../config.js';
-import { environmentOfKey, hashKey, looksLikeKey, type Scope } from '../modules/companies/api-keys.js';
+import { environmentOfKey, hashKey, looksLikeKey, type KeyLookup, type Scope } from '../modules/companies/index.js';
 import { AppError } from './errors.js';
 
 export interface AuthContext {
@@ -16,8 +16,6 @@ export interface AuthContext {
   keyId: string;
   scopes: readonly Scope[] | null;
 }
-
-export type KeyLookup = (hash: string) => Promise<(AuthContext & { environment: string; revoked: boolean }) | undefined>;
 
 declare module 'fastify' {
   interface FastifyRequest {

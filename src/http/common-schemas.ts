@@ -1,5 +1,6 @@
-/** Schemas shared by every route: the error body, path ids, the list envelope. */
+/** Schemas shared by every route: the error body, path ids, the list envelope and its paging query. */
 import { Type, type TSchema } from 'typebox';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/paging.js';
 
 export const ErrorBodySchema = Type.Object(
   {
@@ -21,6 +22,18 @@ export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 86
 export function listEnvelope<T extends TSchema>(item: T) {
   return Type.Object({ data: Type.Array(item), hasMore: Type.Boolean() });
 }
+
+/** `limit` of every list (lib/paging.ts is the policy). */
+export const PageLimit = Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE }));
+
+/** The query of a list with no filter: a page size and the last id of the previous page. */
+export const PageQuery = Type.Object(
+  {
+    limit: PageLimit,
+    startingAfter: Type.Optional(Type.String({ maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
 
 const errorRef = Type.Ref('ErrorBody');
 

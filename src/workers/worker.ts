@@ -1,48 +1,40 @@
 /**
- * The worker: webhook deliveries (their own fast loop, below) and the
- * time-driven moves of the service (the maintenance loop):
- *  - persist EXPIRED on intents past their 5 minutes (reads already show it);
- *  - cancel unpaid Pix / boleto transactions whose payment window closed (event transaction.canceled);
- *  - mark receivables PAID once their expected date has come;
- *  - finish confirmations whose process died between phases (from the acquirer's record);
- *  - purge idempotency keys older than 24 hours;
- *  - erase the CVV of card tokens whose intent expired unused.
- * Every step claims rows with FOR UPDATE SKIP LOCKED (or is a single
+ * The worker: two loops over the jobs of this folder, one file per job, each
+ * a call into the module that owns the behaviour.
+ *  - the delivery loop: deliver-webhooks, fast, again at once while batches come back full;
+ *  - the maintenance loop, one tick a second: expire-intents, cancel-overdue-transactions,
+ *    recover-confirmations, settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
+ * Every job claims rows with FOR UPDATE SKIP LOCKED (or is a single
  * idempotent statement), so any number of workers can run side by side.
- * A failing step (database down) is logged and retried on the next tick.
+ * A failing job (database down) is logged and retried on the next round.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from '../app.js';
-import type { Db } from '../db/database.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-import type { Clock } from '../lib/clock.js';
-import { sweepVault } from '../modules/vault/index.js';
+import { cancelOverdueTransactions } from './cancel-overdue-transactions.js';
+import { deliverWebhooks, pauseAfterDeliveries } from './deliver-webhooks.js';
+import { eraseExpiredCvvs } from './erase-expired-cvvs.js';
+import { expireIntents } from './expire-intents.js';
+import { purgeIdempotencyKeys } from './purge-idempotency-keys.js';
+import { recoverConfirmations } from './recover-confirmations.js';
+import { settleReceivables } from './settle-receivables.js';
+import type { Step, StepDeps } from './step.js';
 
-export interface WorkerOptions {
-  db: Db;
-  clock: Clock;
-  services: Services;
+export type { Step, StepDeps } from './step.js';
+
+/** The maintenance loop's tick: the unit of every job's `everyTicks`. */
+export const MAINTENANCE_TICK_MS = 1_000;
+
+export interface WorkerOptions extends StepDeps {
   log: FastifyBaseLogger;
+  /** The maintenance tick; MAINTENANCE_TICK_MS unless given. */
   intervalMs?: number;
   /** Pause of the delivery loop when nothing was due. */
   deliveryIdleMs?: number;
 }
 
-export interface Step {
-  name: string;
-  everyTicks: number;
-  run(): Promise<number>;
-}
-
-export function workerSteps({ db, clock, services }: Omit<WorkerOptions, 'log'>): Step[] {
-  return [
-    { name: 'expire-intents', everyTicks: 1, run: () => services.intents.expireUnconfirmed() },
-    { name: 'cancel-overdue-transactions', everyTicks: 1, run: () => services.transactions.cancelOverdue() },
-    { name: 'recover-confirmations', everyTicks: 5, run: () => services.intents.recoverStuckConfirmations() },
-    { name: 'settle-receivables', everyTicks: 10, run: () => services.receivables.settleDue() },
-    { name: 'purge-idempotency-keys', everyTicks: 60, run: () => services.idempotency.purge() },
-    { name: 'erase-expired-cvvs', everyTicks: 10, run: () => sweepVault(db, clock.now()) },
-  ];
+/** The maintenance jobs, in the order a tick runs them (tests drive them with a manual clock). */
+export function workerSteps(deps: StepDeps): Step[] {
+  return [expireIntents, cancelOverdueTransactions, recoverConfirmations, settleReceivables, purgeIdempotencyKeys, eraseExpiredCvvs].map((job) => job(deps));
 }
 
 /** Runs every step once; used by the loop and by tests that move a manual clock. */
@@ -84,21 +76,19 @@ function repeat<T>(round: () => Promise<T>, pauseAfter: (result: T) => number): 
   };
 }
 
-const DELIVERY_BATCH = 32;
-
 export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
   const steps = workerSteps(opts);
   let tick = 0;
-  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), () => opts.intervalMs ?? 1_000);
-  // Deliveries poll faster, and go again at once while batches come back full.
+  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), () => opts.intervalMs ?? MAINTENANCE_TICK_MS);
+  const delivery = deliverWebhooks(opts);
   const deliveries = repeat(
     () =>
-      opts.services.deliveries.runOnce(DELIVERY_BATCH).catch((err: unknown) => {
+      delivery.run().catch((err: unknown) => {
         if (isDatabaseUnavailable(err)) opts.log.warn('database unreachable; webhook deliveries wait');
         else opts.log.error({ err }, 'webhook delivery round failed');
         return 0;
       }),
-    (sent) => (sent === DELIVERY_BATCH ? 0 : (opts.deliveryIdleMs ?? 100)),
+    (sent) => pauseAfterDeliveries(sent, opts.deliveryIdleMs),
   );
   return {
     async stop() {

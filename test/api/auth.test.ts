@@ -20,6 +20,8 @@ import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
 import { CompanyService } from '../../src/modules/companies/index.js';
 import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { isDomainError } from '../../src/lib/domain-error.js';
+import { settled } from '../helpers/outcome.js';
 
 function assertError(res: LightMyRequestResponse, status: number, code: string): { code: string; message: string } {
   assert.equal(res.statusCode, status, res.body);
@@ -86,7 +88,7 @@ for (const engine of engines()) {
 
     test('a svc_live_ key is refused by the sandbox, even one that exists in the database', async () => {
       const production = new CompanyService(t.db.db, t.clock, newId, 'production');
-      const live = await production.issueKey(t.companyId);
+      const live = settled(await production.issueKey(t.companyId));
       assert.match(live.key, /^svc_live_/);
       assertError(await getIntent(bearer(live.key)), 401, 'UNAUTHORIZED');
       assertError(await createIntent(bearer(live.key)), 401, 'UNAUTHORIZED');
@@ -96,7 +98,7 @@ for (const engine of engines()) {
       const prod = await startTestApp(engine, { env: productionEnv() });
       try {
         assert.match(prod.key, /^svc_live_/);
-        const sandbox = await new CompanyService(prod.db.db, prod.clock, newId, 'sandbox').issueKey(prod.companyId);
+        const sandbox = settled(await new CompanyService(prod.db.db, prod.clock, newId, 'sandbox').issueKey(prod.companyId));
         assert.match(sandbox.key, /^svc_test_/);
         assertError(await prod.app.inject({ method: 'GET', url: '/v2/transactions', headers: bearer(sandbox.key) }), 401, 'UNAUTHORIZED');
         assert.equal((await prod.app.inject({ method: 'GET', url: '/v2/transactions', headers: bearer(prod.key) })).statusCode, 200);
@@ -109,9 +111,9 @@ for (const engine of engines()) {
     });
 
     test('a revoked key is refused: at once on a node that had not cached it, within the cache time on one that had', async () => {
-      const issued = await t.services.companies.issueKey(t.companyId);
+      const issued = settled(await t.services.companies.issueKey(t.companyId));
       assert.equal((await getIntent(bearer(issued.key))).statusCode, 200, 'works before revocation (and is now cached)');
-      const revoked = await t.services.companies.revokeKey(issued.id);
+      const revoked = settled(await t.services.companies.revokeKey(issued.id));
       assert.equal(revoked.revokedAt, t.clock.now().toISOString());
 
       const otherNode = await buildApp(t.deps);
@@ -125,11 +127,13 @@ for (const engine of engines()) {
       assertError(await getIntent(bearer(issued.key)), 401, 'UNAUTHORIZED');
       assertError(await createIntent(bearer(issued.key)), 401, 'UNAUTHORIZED');
       assert.equal((await getIntent(bearer(t.key))).statusCode, 200, 'other keys of the company still work');
-      await assert.rejects(t.services.companies.revokeKey(issued.id), /no active key/);
+      const again = await t.services.companies.revokeKey(issued.id);
+      assert.ok(isDomainError(again));
+      assert.match(again.message, /no active key/);
     });
 
     test('a payments:read key reads but cannot write (403 FORBIDDEN), and writes nothing', async () => {
-      const { key } = await t.services.companies.issueKey(t.companyId, ['payments:read']);
+      const { key } = settled(await t.services.companies.issueKey(t.companyId, ['payments:read']));
       assert.equal((await getIntent(bearer(key))).statusCode, 200);
       assert.equal((await t.app.inject({ method: 'GET', url: '/v2/transactions', headers: bearer(key) })).statusCode, 200);
       const before = await t.db.db.selectFrom('payment_intents').select('id').where('reference_id', '=', 'auth-check').execute();
@@ -149,7 +153,7 @@ for (const engine of engines()) {
     });
 
     test('a key with only webhooks scopes is 403 on payments routes', async () => {
-      const { key } = await t.services.companies.issueKey(t.companyId, ['webhooks:read', 'webhooks:write']);
+      const { key } = settled(await t.services.companies.issueKey(t.companyId, ['webhooks:read', 'webhooks:write']));
       assert.equal((await t.app.inject({ method: 'GET', url: '/v2/webhooks', headers: bearer(key) })).statusCode, 200, 'the key itself is valid');
       assertError(await getIntent(bearer(key)), 403, 'FORBIDDEN');
       assertError(await createIntent(bearer(key)), 403, 'FORBIDDEN');
@@ -168,10 +172,10 @@ for (const engine of engines()) {
     });
 
     test('CompanyService issues svc_test_ + 43 base62 characters, stores only the SHA-256, lists the hint', async () => {
-      const issued = await t.services.companies.issueKey(t.companyId, ['payments:read']);
+      const issued = settled(await t.services.companies.issueKey(t.companyId, ['payments:read']));
       assert.match(issued.key, /^svc_test_[0-9A-Za-z]{43}$/);
       assert.equal(issued.hint, issued.key.slice(-4));
-      const other = await t.services.companies.issueKey(t.companyId);
+      const other = settled(await t.services.companies.issueKey(t.companyId));
       assert.notEqual(other.key, issued.key);
 
       const row = await t.db.db.selectFrom('api_keys').selectAll().where('id', '=', issued.id).executeTakeFirstOrThrow();
@@ -181,7 +185,7 @@ for (const engine of engines()) {
       assert.ok(!stored.includes(issued.key.slice('svc_test_'.length)), 'nor its secret part');
       assert.deepEqual(row.scopes, ['payments:read']);
 
-      const listed = await t.services.companies.listKeys(t.companyId);
+      const listed = settled(await t.services.companies.listKeys(t.companyId));
       const mine = listed.find((k) => k.id === issued.id);
       assert.ok(mine);
       assert.equal(mine.hint, issued.key.slice(-4));
@@ -189,7 +193,9 @@ for (const engine of engines()) {
       assert.ok(!JSON.stringify(listed).includes(issued.key));
       assert.deepEqual(listed.find((k) => k.id === other.id)?.scopes, null, 'no scopes listed means all');
 
-      await assert.rejects(t.services.companies.issueKey(t.companyId, ['payments:admin']), /unknown scope/);
+      const refused = await t.services.companies.issueKey(t.companyId, ['payments:admin']);
+      assert.ok(isDomainError(refused));
+      assert.match(refused.message, /unknown scope/);
     });
   });
 }

@@ -13,6 +13,7 @@ import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } fr
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
 import { RECIPIENTS, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { settled } from '../helpers/outcome.js';
 
 /** Counts calls to the acquirer, to prove a replay charges nothing. */
 class CountingAcquirer implements Acquirer {
@@ -89,8 +90,8 @@ for (const engine of engines()) {
       const body = pixIntent({ referenceId: 'idem-tenant' });
       const mine = await create('k-tenant', body);
       assert.equal(mine.statusCode, 201);
-      const other = await t.services.companies.createCompany('Outra Loja', RECIPIENTS[0]!);
-      const { key } = await t.services.companies.issueKey(other.id);
+      const other = settled(await t.services.companies.createCompany('Outra Loja', RECIPIENTS[0]!));
+      const { key } = settled(await t.services.companies.issueKey(other.id));
       const post = (payload: object) =>
         t.app.inject({ method: 'POST', url: '/v2/payment-intents', headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'k-tenant' }, payload });
       const theirs = await post(body);

@@ -9,6 +9,7 @@ import { parseBrCode, parseTlv, PIX_GUI } from '../../src/modules/pix/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
 import { boletoIntent, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { settled } from '../helpers/outcome.js';
 
 const silentLogger = pino({ level: 'silent' });
 const FIVE_MINUTES = 5 * 60_000;
@@ -286,8 +287,8 @@ for (const engine of engines()) {
     });
 
     test("another company's intent is 404 on read, confirm and cancel", async () => {
-      const other = await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191');
-      const { key } = await t.services.companies.issueKey(other.id);
+      const other = settled(await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191'));
+      const { key } = settled(await t.services.companies.issueKey(other.id));
       const intent = await created(t, pixIntent());
       const asOther = { authorization: `Bearer ${key}` };
       assertError(await t.call({ method: 'GET', url: `/v2/payment-intents/${intent.id}`, headers: asOther }), 404, 'NOT_FOUND');

@@ -16,6 +16,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { settled } from '../helpers/outcome.js';
 
 const LIMIT = 3;
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -56,7 +57,7 @@ async function withinOneWindow<T>(newKey: () => Promise<string>, burst: (key: st
 describe(`rate limit (${engine})`, () => {
   let t: TestApp;
   let intentId: string;
-  const newKey = async () => (await t.services.companies.issueKey(t.companyId)).key;
+  const newKey = async () => (settled(await t.services.companies.issueKey(t.companyId))).key;
   const get = (app: FastifyInstance, key: string, url = `/v2/payment-intents/${intentId}`) =>
     app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 

@@ -16,6 +16,7 @@ import { isValidTaxId } from '../../src/lib/tax-id.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
 import { boletoIntent, pixIntent, RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
+import { settled } from '../helpers/outcome.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; json(): any; body: string };
@@ -46,8 +47,8 @@ let sellerCounter = 0;
 async function newSeller(t: TestApp, name: string): Promise<Seller> {
   const document = cnpj(`3344455500${String(++sellerCounter).padStart(2, '0')}`);
   assert.ok(isValidTaxId(document));
-  const company = await t.services.companies.createCompany(name, document);
-  const { key } = await t.services.companies.issueKey(company.id);
+  const company = settled(await t.services.companies.createCompany(name, document));
+  const { key } = settled(await t.services.companies.issueKey(company.id));
   return { id: company.id, document, call: (o) => t.call({ ...o, headers: { authorization: `Bearer ${key}` } }) };
 }
 

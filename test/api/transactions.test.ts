@@ -6,6 +6,7 @@ import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
 import { boletoIntent, pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
+import { settled } from '../helpers/outcome.js';
 
 const silentLogger = pino({ level: 'silent' });
 
@@ -147,8 +148,8 @@ for (const engine of engines()) {
       });
 
       test("another company sees neither the list nor the transaction; bad ids are 404 or 400", async () => {
-        const other = await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191');
-        const { key } = await t.services.companies.issueKey(other.id);
+        const other = settled(await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191'));
+        const { key } = settled(await t.services.companies.issueKey(other.id));
         const headers = { authorization: `Bearer ${key}` };
         const res = await t.call({ method: 'GET', url: '/v2/transactions', headers });
         assert.deepEqual(res.json(), { data: [], hasMore: false });

@@ -12,6 +12,7 @@ import { engines } from '../helpers/db.js';
 import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
 import { isDomainError } from '../../src/lib/domain-error.js';
+import { settled } from '../helpers/outcome.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; body: string; json(): any };
@@ -316,8 +317,8 @@ for (const engine of engines()) {
     });
 
     test("resend to another company's registration is 404, and so are its delivery log and events", async () => {
-      const other = await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191');
-      const otherKey = (await t.services.companies.issueKey(other.id)).key;
+      const other = settled(await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191'));
+      const otherKey = (settled(await t.services.companies.issueKey(other.id))).key;
       const theirUrl = 'https://theirs.example.com/hook';
       const theirHook = await register(t, theirUrl, ['transaction.created'], otherKey);
       const mine = await register(t, 'https://mine.example.com/hook');

@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engines } from '../helpers/db.js';
 import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { settled } from '../helpers/outcome.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; body: string; json(): any; headers: Record<string, unknown> };
@@ -245,7 +246,7 @@ for (const engine of engines()) {
       const hook = await registered(t);
       const trx = await sale(t);
       const event = await t.db.db.selectFrom('events').select('id').where('transaction_id', '=', trx.id).executeTakeFirstOrThrow();
-      const { key } = await t.services.companies.issueKey(t.companyId, ['payments:read', 'payments:write']);
+      const { key } = settled(await t.services.companies.issueKey(t.companyId, ['payments:read', 'payments:write']));
       const headers = { authorization: `Bearer ${key}` };
       const calls = [
         { method: 'POST' as const, url: '/v2/webhooks', payload: { url: 'https://hooks.example.com/s', events: ['transaction.paid'] } },
@@ -263,7 +264,7 @@ for (const engine of engines()) {
       assert.equal((await t.call({ method: 'GET', url: `/v2/webhooks/${hook.id}` })).statusCode, 200);
 
       // webhooks:read alone can read but not write.
-      const reader = (await t.services.companies.issueKey(t.companyId, ['webhooks:read'])).key;
+      const reader = (settled(await t.services.companies.issueKey(t.companyId, ['webhooks:read']))).key;
       const rh = { authorization: `Bearer ${reader}` };
       assert.equal((await t.app.inject({ method: 'GET', url: '/v2/webhooks', headers: rh })).statusCode, 200);
       assert.equal((await t.app.inject({ method: 'GET', url: `/v2/events/${event.id}`, headers: rh })).statusCode, 200);
@@ -280,8 +281,8 @@ for (const engine of engines()) {
 
     before(async () => {
       t = await startTestApp(engine, { resolve });
-      const other = await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191');
-      otherKey = (await t.services.companies.issueKey(other.id)).key;
+      const other = settled(await t.services.companies.createCompany('Outra Loja Ltda', '00000000000191'));
+      otherKey = (settled(await t.services.companies.issueKey(other.id))).key;
     });
     after(async () => {
       await t.close();

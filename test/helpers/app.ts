@@ -14,6 +14,7 @@ import { buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/i
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/bootstrap.js';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
+import { settled } from './outcome.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -65,12 +66,12 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   };
   const services = buildServices(deps);
   const app = await buildApp(deps, services);
-  const company = await services.companies.createCompany('Loja Teste Ltda', SELLER_DOCUMENT);
+  const company = settled(await services.companies.createCompany('Loja Teste Ltda', SELLER_DOCUMENT));
   for (const [i, document] of RECIPIENTS.entries()) {
     await services.companies.createAccount(document, `Recipient ${i + 1}`);
     await services.companies.approveAccount(document);
   }
-  const { key } = await services.companies.issueKey(company.id);
+  const { key } = settled(await services.companies.issueKey(company.id));
   return {
     app,
     db,

@@ -46,3 +46,15 @@ export function generateKey(env: Environment): { token: string; hash: string; hi
 export function looksLikeKey(token: string): boolean {
   return /^svc_(test|live)_[0-9A-Za-z]{43}$/.test(token);
 }
+
+/** What authentication learns of a key from its hash. Defined here so that http/auth depends on companies, never the reverse. */
+export interface KeyGrant {
+  companyId: string;
+  keyId: string;
+  scopes: readonly Scope[] | null;
+  environment: string;
+  revoked: boolean;
+}
+
+/** Finds a key by the SHA-256 of its token (http/auth caches the answers). */
+export type KeyLookup = (hash: string) => Promise<KeyGrant | undefined>;

@@ -2,18 +2,26 @@
  * Operator actions on companies (sellers), their API keys, and recipient
  * accounts (who may receive split slices). Called by the `svc` CLI; the API
  * only reads keys (auth) and approved accounts (split validation).
+ *
+ * Invariants: one company per CPF/CNPJ; a company is also an APPROVED
+ * account for its own document (created in the same transaction), so its
+ * own receivables have a recipient; a key is stored only as its SHA-256 and
+ * a revoked key stays revoked. No row locks: these are operator commands,
+ * and the unique constraints on documents and ids settle the races.
+ *
+ * Mistakes of the operator are returned as values (VALIDATION_ERROR,
+ * NOT_FOUND) whose message is what the CLI prints.
  */
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { FeePlan } from '../../db/types.js';
-import type { KeyLookup } from '../../http/auth.js';
 import type { Clock } from '../../lib/clock.js';
+import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { isValidTaxId } from '../../lib/tax-id.js';
 import { DEFAULT_FEE_PLAN } from '../fees/index.js';
-import { generateKey, SCOPES, type Scope } from './api-keys.js';
-
-export class OperatorError extends Error {}
+import { generateKey, type KeyLookup, type Scope } from './api-keys.js';
+import * as repo from './repo.js';
+import { checkDocument, checkFeeChanges, checkName, checkScopes } from './rules.js';
 
 export interface CompanyRecord {
   id: string;
@@ -33,9 +41,7 @@ export interface KeyRecord {
   revokedAt: string | null;
 }
 
-function checkDocument(document: string): void {
-  if (!isValidTaxId(document)) throw new OperatorError(`document ${document} is not a valid CPF (11 digits) or CNPJ (14 digits)`);
-}
+export type AccountRecord = repo.AccountSummary;
 
 export class CompanyService {
   constructor(
@@ -45,114 +51,99 @@ export class CompanyService {
     private readonly env: Environment,
   ) {}
 
-  async createCompany(name: string, document: string): Promise<CompanyRecord> {
-    if (!name.trim()) throw new OperatorError('name must not be empty');
-    checkDocument(document);
-    const exists = await this.db.selectFrom('companies').select('id').where('document', '=', document).executeTakeFirst();
-    if (exists) throw new OperatorError(`a company with document ${document} already exists (${exists.id})`);
+  async createCompany(name: string, document: string): Promise<Outcome<CompanyRecord>> {
+    const invalid = checkName(name) ?? checkDocument(document);
+    if (invalid) return invalid;
+    const exists = await repo.companyIdByDocument(this.db, document);
+    if (exists) return new DomainError('VALIDATION_ERROR', `a company with document ${document} already exists (${exists.id})`);
     const now = this.clock.now();
     const id = this.newId('cmp');
     await this.db.transaction().execute(async (trx) => {
-      await trx.insertInto('companies').values({ id, name: name.trim(), document, fee_plan: JSON.stringify(DEFAULT_FEE_PLAN), created_at: now }).execute();
+      await repo.insertCompany(trx, { id, name: name.trim(), document, feePlan: DEFAULT_FEE_PLAN, at: now });
       // The seller is also an approved account: its own receivables are paid to its document.
-      await trx
-        .insertInto('accounts')
-        .values({ document, name: name.trim(), status: 'APPROVED', created_at: now, approved_at: now })
-        .onConflict((oc) => oc.column('document').doNothing())
-        .execute();
+      await repo.insertAccount(trx, { document, name: name.trim(), status: 'APPROVED', at: now });
     });
     return { id, name: name.trim(), document, feePlan: DEFAULT_FEE_PLAN, createdAt: now.toISOString() };
   }
 
   /** The company with this CPF/CNPJ, if any. */
   async findByDocument(document: string): Promise<{ id: string; name: string } | undefined> {
-    return this.db.selectFrom('companies').select(['id', 'name']).where('document', '=', document).executeTakeFirst();
+    return repo.companyIdByDocument(this.db, document);
   }
 
   /** Whether any company exists (a deployment with none gets the sandbox demo). */
   async any(): Promise<boolean> {
-    return (await this.db.selectFrom('companies').select('id').limit(1).executeTakeFirst()) !== undefined;
+    return repo.anyCompany(this.db);
   }
 
-  async getCompany(id: string): Promise<CompanyRecord> {
-    const row = await this.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row) throw new OperatorError(`no company ${id}`);
+  async getCompany(id: string): Promise<Outcome<CompanyRecord>> {
+    const row = await repo.findCompany(this.db, id);
+    if (!row) return new DomainError('NOT_FOUND', `no company ${id}`);
     return { id: row.id, name: row.name, document: row.document, feePlan: row.fee_plan, createdAt: row.created_at.toISOString() };
   }
 
-  async setFees(id: string, changes: Partial<FeePlan>): Promise<CompanyRecord> {
+  async setFees(id: string, changes: Partial<FeePlan>): Promise<Outcome<CompanyRecord>> {
     const company = await this.getCompany(id);
-    for (const [key, value] of Object.entries(changes)) {
-      if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > 2000 * (key === 'boletoFlatCents' ? 10 : 1)) {
-        throw new OperatorError(`${key} must be a whole number between 0 and ${key === 'boletoFlatCents' ? '20000 centavos' : '2000 basis points'}`);
-      }
-    }
+    if (isDomainError(company)) return company;
+    const invalid = checkFeeChanges(changes);
+    if (invalid) return invalid;
     const feePlan = { ...company.feePlan, ...changes };
-    await this.db.updateTable('companies').set({ fee_plan: JSON.stringify(feePlan) }).where('id', '=', id).execute();
+    await repo.updateFeePlan(this.db, id, feePlan);
     return { ...company, feePlan };
   }
 
   /** Issues a key; the returned token is shown once and never stored. */
-  async issueKey(companyId: string, scopes?: string[]): Promise<KeyRecord & { key: string }> {
-    await this.getCompany(companyId);
-    const unknown = (scopes ?? []).filter((s) => !(SCOPES as readonly string[]).includes(s));
-    if (unknown.length > 0) throw new OperatorError(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+  async issueKey(companyId: string, scopes?: string[]): Promise<Outcome<KeyRecord & { key: string }>> {
+    const company = await this.getCompany(companyId);
+    if (isDomainError(company)) return company;
+    const invalid = checkScopes(scopes ?? []);
+    if (invalid) return invalid;
     const { token, hash, hint } = generateKey(this.env);
     const now = this.clock.now();
     const id = this.newId('key');
     const chosen = scopes && scopes.length > 0 ? scopes : null;
-    await this.db
-      .insertInto('api_keys')
-      .values({ id, company_id: companyId, environment: this.env, token_hash: hash, hint, scopes: JSON.stringify(chosen), created_at: now, revoked_at: null })
-      .execute();
+    await repo.insertApiKey(this.db, {
+      id,
+      company_id: companyId,
+      environment: this.env,
+      token_hash: hash,
+      hint,
+      scopes: JSON.stringify(chosen),
+      created_at: now,
+      revoked_at: null,
+    });
     return { id, companyId, environment: this.env, hint, scopes: chosen, createdAt: now.toISOString(), revokedAt: null, key: token };
   }
 
-  async revokeKey(keyId: string): Promise<KeyRecord> {
-    const row = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: this.clock.now() })
-      .where('id', '=', keyId)
-      .where('revoked_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    if (!row) throw new OperatorError(`no active key ${keyId}`);
+  async revokeKey(keyId: string): Promise<Outcome<KeyRecord>> {
+    const row = await repo.revokeApiKey(this.db, keyId, this.clock.now());
+    if (!row) return new DomainError('NOT_FOUND', `no active key ${keyId}`);
     return keyRecord(row);
   }
 
-  async listKeys(companyId: string): Promise<KeyRecord[]> {
-    await this.getCompany(companyId);
-    const rows = await this.db.selectFrom('api_keys').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
-    return rows.map(keyRecord);
+  async listKeys(companyId: string): Promise<Outcome<KeyRecord[]>> {
+    const company = await this.getCompany(companyId);
+    if (isDomainError(company)) return company;
+    return (await repo.listApiKeys(this.db, companyId)).map(keyRecord);
   }
 
-  async createAccount(document: string, name: string): Promise<{ document: string; name: string; status: string }> {
-    checkDocument(document);
-    if (!name.trim()) throw new OperatorError('name must not be empty');
-    const inserted = await this.db
-      .insertInto('accounts')
-      .values({ document, name: name.trim(), status: 'PENDING_APPROVAL', created_at: this.clock.now(), approved_at: null })
-      .onConflict((oc) => oc.column('document').doNothing())
-      .returning(['document', 'name', 'status'])
-      .executeTakeFirst();
-    if (!inserted) throw new OperatorError(`an account with document ${document} already exists`);
+  async createAccount(document: string, name: string): Promise<Outcome<AccountRecord>> {
+    const invalid = checkDocument(document) ?? checkName(name);
+    if (invalid) return invalid;
+    const inserted = await repo.insertAccount(this.db, { document, name: name.trim(), status: 'PENDING_APPROVAL', at: this.clock.now() });
+    if (!inserted) return new DomainError('VALIDATION_ERROR', `an account with document ${document} already exists`);
     return inserted;
   }
 
-  async approveAccount(document: string): Promise<{ document: string; name: string; status: string }> {
-    const row = await this.db
-      .updateTable('accounts')
-      .set({ status: 'APPROVED', approved_at: this.clock.now() })
-      .where('document', '=', document)
-      .returning(['document', 'name', 'status'])
-      .executeTakeFirst();
-    if (!row) throw new OperatorError(`no account with document ${document}; create it first`);
+  async approveAccount(document: string): Promise<Outcome<AccountRecord>> {
+    const row = await repo.approveAccount(this.db, document, this.clock.now());
+    if (!row) return new DomainError('NOT_FOUND', `no account with document ${document}; create it first`);
     return row;
   }
 
   /** The lookup used by API authentication. */
   readonly keyLookup: KeyLookup = async (hash) => {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    const row = await repo.apiKeyByHash(this.db, hash);
     if (!row) return undefined;
     return {
       companyId: row.company_id,

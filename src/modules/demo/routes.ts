@@ -15,17 +15,17 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { Type, type Static } from 'typebox';
-import type { Services } from '../../app.js';
-import { DEMO } from '../../bootstrap.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/types.js';
 import { IdParams } from '../../http/common-schemas.js';
-import { AppError } from '../../http/errors.js';
-import { isDomainError, notFound } from '../../lib/domain-error.js';
-import type { ResponseRecorder } from '../idempotency/index.js';
-import { IntentSchema, type CreateIntentInput, type IntentView } from '../payment-intents/index.js';
-import { TransactionSchema, type TransactionView } from '../transactions/index.js';
+import { respond } from '../../http/respond.js';
 import { serveAsset } from '../../http/web-assets.js';
+import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
+import type { CompanyService } from '../companies/index.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
+import { IntentSchema, type CreateIntentInput, type PaymentIntentService } from '../payment-intents/index.js';
+import { TransactionSchema, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { DEMO } from './fixtures.js';
 
 export const DEMO_SOURCE = 'demo-checkout';
 export const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
@@ -53,6 +53,13 @@ const DemoConfirmBody = Type.Object(
   { token: Type.String({ pattern: '^vtk_', minLength: 5, maxLength: 4100 }) },
   { additionalProperties: false },
 );
+
+/** What the demo page's server side calls, as the demo company. */
+export interface DemoServices {
+  companies: CompanyService;
+  intents: PaymentIntentService;
+  transactions: TransactionService;
+}
 
 const DemoConfig = Type.Object({ vaultUrl: Type.String(), companyName: Type.String() });
 
@@ -89,51 +96,62 @@ export function demoPagePolicy(publicVaultUrl: string): string {
 /** Whether an intent or transaction was created by the demo page (its metadata says so). */
 const isDemo = (view: { metadata: object }) => (view.metadata as Record<string, unknown>).source === DEMO_SOURCE;
 
+/** The demo's answers show one buyer's payment: never cached. Errors go out as they are. */
+function noStore<T>(reply: FastifyReply, outcome: Outcome<T>): FastifyReply {
+  return isDomainError(outcome) ? reply : reply.header('Cache-Control', 'no-store');
+}
+
 /** Registers the demo routes in the sandbox; nothing in production. */
-export function demoRoutes(app: FastifyInstance, services: Services, config: Config): void {
+export function demoRoutes(app: FastifyInstance, services: DemoServices, config: Config): void {
   if (config.env !== 'sandbox') return;
 
   let found: { id: string; name: string } | undefined;
   /** The demo company, looked up on use (tests and the first start create it after the routes exist). */
-  async function demoCompany(): Promise<{ id: string; name: string }> {
+  async function demoCompany(): Promise<Outcome<{ id: string; name: string }>> {
     if (found) return found;
     const row = await services.companies.findByDocument(DEMO.company.document);
-    if (!row) throw new AppError('NOT_FOUND', `This deployment has no demo company (document ${DEMO.company.document}); the demo checkout is unavailable`);
+    if (!row) return new DomainError('NOT_FOUND', `This deployment has no demo company (document ${DEMO.company.document}); the demo checkout is unavailable`);
     found = row;
     return row;
   }
 
-  async function demoTransaction(companyId: string, id: string): Promise<TransactionView> {
-    const transaction = await services.transactions.get(companyId, id);
-    if (isDomainError(transaction) || !isDemo(transaction)) throw notFound('Transaction');
+  /** A transaction the demo page created, else NOT_FOUND (whatever else the demo company has stays invisible). */
+  async function demoTransaction(id: string): Promise<Outcome<TransactionView>> {
+    const company = await demoCompany();
+    if (isDomainError(company)) return company;
+    const transaction = await services.transactions.get(company.id, id);
+    if (isDomainError(transaction) || !isDemo(transaction)) return notFound('Transaction');
     return transaction;
   }
 
   const hidden = { hide: true } as const;
   const page = (file: string, type: string) => async (request: FastifyRequest, reply: FastifyReply) => {
-    await demoCompany();
+    const company = await demoCompany();
+    if (isDomainError(company)) return respond(request, reply, company);
     return serveAsset(request, reply, `demo/${file}`, type);
   };
 
   app.get('/demo/checkout', { schema: hidden }, async (request, reply) => {
-    await demoCompany();
+    const company = await demoCompany();
+    if (isDomainError(company)) return respond(request, reply, company);
     reply.header('Content-Security-Policy', demoPagePolicy(config.publicVaultUrl)).header('Referrer-Policy', 'no-referrer');
     return serveAsset(request, reply, 'demo/checkout.html', 'text/html; charset=utf-8');
   });
   app.get('/demo/checkout.js', { schema: hidden }, page('checkout.js', 'application/javascript; charset=utf-8'));
   app.get('/demo/checkout.css', { schema: hidden }, page('checkout.css', 'text/css; charset=utf-8'));
 
-  app.get('/demo/config', { schema: { ...hidden, response: { 200: DemoConfig } } }, async (_request, reply) => {
+  app.get('/demo/config', { schema: { ...hidden, response: { 200: DemoConfig } } }, async (request, reply) => {
     const company = await demoCompany();
-    reply.header('Cache-Control', 'no-store');
-    return { vaultUrl: config.publicVaultUrl, companyName: company.name };
+    const outcome = isDomainError(company) ? company : { vaultUrl: config.publicVaultUrl, companyName: company.name };
+    return respond(request, noStore(reply, outcome), outcome);
   });
 
   app.post<{ Body: Static<typeof DemoIntentBody> }>(
     '/demo/intents',
     { schema: { ...hidden, body: DemoIntentBody, response: { 201: IntentSchema } } },
-    async (request, reply): Promise<IntentView> => {
+    async (request, reply) => {
       const company = await demoCompany();
+      if (isDomainError(company)) return respond(request, reply, company);
       const { paymentMethod, amountCents = DEMO_DEFAULT_AMOUNT_CENTS, installments } = request.body;
       const input: CreateIntentInput = {
         amountCents,
@@ -147,47 +165,40 @@ export function demoRoutes(app: FastifyInstance, services: Services, config: Con
         ...(paymentMethod === 'CREDIT_CARD' ? {} : { confirm: true }),
       };
       const intent = await services.intents.create(company.id, input);
-      if (isDomainError(intent)) throw intent;
-      reply.code(201).header('Cache-Control', 'no-store');
-      return intent;
+      return respond(request, noStore(reply, intent), intent);
     },
   );
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof DemoConfirmBody> }>(
     '/demo/intents/:id/confirm',
     { schema: { ...hidden, params: IdParams, body: DemoConfirmBody, response: { 201: TransactionSchema } } },
-    async (request, reply): Promise<TransactionView> => {
+    async (request, reply) => {
       const company = await demoCompany();
+      if (isDomainError(company)) return respond(request, reply, company);
       const intent = await services.intents.get(company.id, request.params.id);
-      if (isDomainError(intent)) throw intent;
-      if (!isDemo(intent)) throw notFound('Payment intent');
+      if (isDomainError(intent) || !isDemo(intent)) return respond(request, reply, notFound('Payment intent'));
       const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, nonReplayingRecorder());
-      if (isDomainError(transaction)) throw transaction;
-      reply.code(201).header('Cache-Control', 'no-store');
-      return transaction;
+      return respond(request, noStore(reply, transaction), transaction);
     },
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/demo/transactions/:id/pay',
     { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
-    async (request, reply): Promise<TransactionView> => {
-      const company = await demoCompany();
-      await demoTransaction(company.id, request.params.id);
-      reply.header('Cache-Control', 'no-store');
-      const paid = await services.transactions.settleInSandbox(company.id, request.params.id, 'PAID');
-      if (isDomainError(paid)) throw paid;
-      return paid;
+    async (request, reply) => {
+      const transaction = await demoTransaction(request.params.id);
+      if (isDomainError(transaction)) return respond(request, reply, transaction);
+      const paid = await services.transactions.settleInSandbox(transaction.sellerId, transaction.id, 'PAID');
+      return respond(request, noStore(reply, paid), paid);
     },
   );
 
   app.get<{ Params: Static<typeof IdParams> }>(
     '/demo/transactions/:id',
     { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
-    async (request, reply): Promise<TransactionView> => {
-      const company = await demoCompany();
-      reply.header('Cache-Control', 'no-store');
-      return demoTransaction(company.id, request.params.id);
+    async (request, reply) => {
+      const transaction = await demoTransaction(request.params.id);
+      return respond(request, noStore(reply, transaction), transaction);
     },
   );
 }

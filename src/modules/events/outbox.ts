@@ -1,66 +1,51 @@
 /**
  * The outbox. Every event is inserted in the same database transaction as the
  * state change that caused it, with the full transaction snapshot, so an event
- * exists if and only if its change committed. In that same transaction one
- * delivery row is created for every active webhook registration that selected
- * the event's type at that moment; the delivery worker sends them later, at
- * least once. The body is stored as the exact text that is delivered.
+ * exists if and only if its change committed. In that same transaction the
+ * fan-out creates one delivery for every active webhook registration that
+ * selected the event's type at that moment; the delivery worker sends them
+ * later, at least once. The body is stored as the exact text that is delivered.
+ *
+ * Why a port: the deliveries are rows of the webhooks module's tables, and
+ * webhooks depends on this module (the event catalogue, the bodies it sends).
+ * So events defines what it needs (DeliveryFanOut), webhooks implements it,
+ * and app.ts wires the two: the import graph stays one-way, webhooks → events.
  */
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import * as repo from './repo.js';
+import { eventBody, type EventType, type TransactionSnapshot } from './rules.js';
 
-export const EVENT_TYPES = ['transaction.created', 'transaction.paid', 'transaction.canceled'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
-
-export interface TransactionSnapshot {
+/** An event as the fan-out needs it. */
+export interface RecordedEvent {
   id: string;
-  sellerId: string;
+  companyId: string;
+  type: string;
 }
 
-export async function recordEvent(
-  trx: Transaction<Database>,
-  newId: IdGenerator,
-  at: Date,
-  type: EventType,
-  transaction: TransactionSnapshot,
-): Promise<string> {
-  const id = newId('evt');
-  const companyId = transaction.sellerId;
-  const body = JSON.stringify({ id, type, createdAt: at.toISOString(), data: { transaction } });
-  await trx.insertInto('events').values({ id, company_id: companyId, type, transaction_id: transaction.id, body, created_at: at }).execute();
-  const hooks = await trx
-    .selectFrom('webhooks')
-    .select('id')
-    .where('company_id', '=', companyId)
-    .where('active', '=', true)
-    .where(sql<boolean>`events @> ${JSON.stringify([type])}::jsonb`)
-    .execute();
-  await enqueueDeliveries(trx, newId, at, companyId, id, hooks.map((h) => h.id));
-  return id;
+export interface Delivery {
+  id: string;
+  webhookId: string;
 }
 
-/** New PENDING deliveries of one event, due now; also used by resend. Returns their ids. */
-export async function enqueueDeliveries(
-  trx: Transaction<Database>,
-  newId: IdGenerator,
-  at: Date,
-  companyId: string,
-  eventId: string,
-  webhookIds: string[],
-): Promise<{ id: string; webhookId: string }[]> {
-  const rows = webhookIds.map((webhookId) => ({
-    id: newId('dlv'),
-    company_id: companyId,
-    webhook_id: webhookId,
-    event_id: eventId,
-    state: 'PENDING' as const,
-    attempts: 0,
-    next_attempt_at: at,
-    locked_until: null,
-    created_at: at,
-    updated_at: at,
-  }));
-  if (rows.length > 0) await trx.insertInto('webhook_deliveries').values(rows).execute();
-  return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id }));
+/** Enqueues deliveries of an event, in the caller's database transaction (implemented by the webhooks module). */
+export interface DeliveryFanOut {
+  /** One delivery per active registration of the event's company that selected its type. */
+  toSubscribers(trx: Transaction<Database>, event: RecordedEvent, at: Date): Promise<Delivery[]>;
+  /** One delivery to the company's active registration `webhookId`; undefined when there is none. */
+  toWebhook(trx: Transaction<Database>, event: RecordedEvent, webhookId: string, at: Date): Promise<Delivery[] | undefined>;
+}
+
+export class Outbox {
+  constructor(private readonly deps: { newId: IdGenerator; fanOut: DeliveryFanOut }) {}
+
+  /** Writes the event and its deliveries in `trx`; returns the event id. */
+  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot): Promise<string> {
+    const id = this.deps.newId('evt');
+    const companyId = transaction.sellerId;
+    await repo.insertEvent(trx, { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction), at });
+    await this.deps.fanOut.toSubscribers(trx, { id, companyId, type }, at);
+    return id;
+  }
 }

@@ -1,52 +1,61 @@
-/** The event log: what was (or will be) delivered, and resending it. */
+/**
+ * The event log: what was (or will be) delivered, and resending it.
+ *
+ * Invariants: an event's body is written once (outbox.ts) and answered
+ * byte for byte, in lists too; a resend is a new delivery of the same body
+ * (same id, new timestamp and signature), enqueued in one database
+ * transaction with the event read, so an event is never resent half-way.
+ * No row locks: events are never updated.
+ */
 import type { Db } from '../../db/database.js';
-import { notFound } from '../../lib/domain-error.js';
+import { transact } from '../../db/transact.js';
 import type { Clock } from '../../lib/clock.js';
-import { isId, type IdGenerator } from '../../lib/ids.js';
-import { enqueueDeliveries, type EventType } from './outbox.js';
+import { notFound, type Outcome } from '../../lib/domain-error.js';
+import { isId } from '../../lib/ids.js';
+import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
+import type { Delivery, DeliveryFanOut } from './outbox.js';
+import * as repo from './repo.js';
+import { eventPage, type EventType } from './rules.js';
+
+export interface EventDeps {
+  db: Db;
+  clock: Clock;
+  fanOut: DeliveryFanOut;
+}
+
+export interface ResendResult {
+  eventId: string;
+  deliveries: Delivery[];
+}
 
 export class EventService {
-  constructor(
-    private readonly db: Db,
-    private readonly clock: Clock,
-    private readonly newId: IdGenerator,
-  ) {}
+  constructor(private readonly deps: EventDeps) {}
 
-  /** Events newest first. Bodies are returned as the exact delivered text, joined into the page. */
+  /** Events newest first, as one JSON text: the stored bodies joined into the page. */
   async list(companyId: string, q: { limit?: number; startingAfter?: string; type?: EventType }): Promise<string> {
-    const limit = q.limit ?? 20;
-    let query = this.db.selectFrom('events').select(['id', 'body']).where('company_id', '=', companyId);
-    if (q.startingAfter) query = query.where('id', '<', q.startingAfter);
-    if (q.type) query = query.where('type', '=', q.type);
-    const rows = await query.orderBy('id', 'desc').limit(limit + 1).execute();
-    return `{"data":[${rows.slice(0, limit).map((r) => r.body).join(',')}],"hasMore":${rows.length > limit}}`;
+    const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+    const rows = await repo.listEvents(this.deps.db, companyId, { limit, startingAfter: q.startingAfter, type: q.type });
+    const page = toPage(rows, limit);
+    return eventPage(page.data.map((r) => r.body), page.hasMore);
   }
 
   /** One event exactly as delivered. */
-  async get(companyId: string, id: string): Promise<string> {
-    const row = isId('evt', id)
-      ? await this.db.selectFrom('events').select('body').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst()
-      : undefined;
-    if (!row) throw notFound('Event');
-    return row.body;
+  async get(companyId: string, id: string): Promise<Outcome<string>> {
+    const row = isId('evt', id) ? await repo.findEvent(this.deps.db, companyId, id) : undefined;
+    return row ? row.body : notFound('Event');
   }
 
-  /**
-   * A new delivery of the same event (same id and body; the attempt gets a new
-   * timestamp and signature): to one registration, or to every active one
-   * that selected the event's type.
-   */
-  async resend(companyId: string, id: string, webhookId?: string): Promise<{ eventId: string; deliveries: { id: string; webhookId: string }[] }> {
-    if (!isId('evt', id)) throw notFound('Event');
-    return this.db.transaction().execute(async (trx) => {
-      const event = await trx.selectFrom('events').select(['id', 'type']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-      if (!event) throw notFound('Event');
-      let query = trx.selectFrom('webhooks').select(['id', 'events']).where('company_id', '=', companyId).where('active', '=', true);
-      if (webhookId) query = query.where('id', '=', webhookId);
-      const hooks = (await query.execute()).filter((h) => webhookId || (h.events as string[]).includes(event.type));
-      if (webhookId && hooks.length === 0) throw notFound('Webhook');
-      const deliveries = await enqueueDeliveries(trx, this.newId, this.clock.now(), companyId, event.id, hooks.map((h) => h.id));
-      return { eventId: event.id, deliveries };
+  /** Delivers an event again: to one registration, or to every active one that selected its type. */
+  async resend(companyId: string, id: string, webhookId?: string): Promise<Outcome<ResendResult>> {
+    if (!isId('evt', id)) return notFound('Event');
+    const now = this.deps.clock.now();
+    return transact(this.deps.db, async (trx) => {
+      const row = await repo.findEvent(trx, companyId, id);
+      if (!row) return notFound('Event');
+      const event = { id: row.id, companyId, type: row.type };
+      const deliveries = webhookId ? await this.deps.fanOut.toWebhook(trx, event, webhookId, now) : await this.deps.fanOut.toSubscribers(trx, event, now);
+      if (!deliveries) return notFound('Webhook');
+      return { eventId: row.id, deliveries };
     });
   }
 }

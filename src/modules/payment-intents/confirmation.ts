@@ -33,7 +33,6 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
 import { sellerProfile } from '../companies/index.js';
-import { recordEvent } from '../events/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import type { VaultAuthorization, VaultClient } from '../vault/index.js';
@@ -148,7 +147,7 @@ export class Confirmation {
       const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
       // A new transaction has no receivables yet: its view needs no further reads.
       let transaction = transactionView(row, seller.name);
-      await recordEvent(trx, newId, now, 'transaction.created', transaction);
+      await transactions.recordCreated(trx, transaction, now);
       // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
       if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
       const out = { transaction, intent: intentView(confirmed, now, transaction) };

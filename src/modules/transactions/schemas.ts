@@ -1,9 +1,12 @@
 /** TypeBox schemas of the transaction resource and its list query. */
 import { Type } from 'typebox';
-import { Timestamp } from '../../http/common-schemas.js';
+import { PageLimit, Timestamp } from '../../http/common-schemas.js';
 
 export const PAYMENT_METHODS = ['CREDIT_CARD', 'PIX', 'BOLETO'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED'] as const;
+/** The events of a transaction's life (the event catalogue of modules/events). */
+export const TRANSACTION_EVENT_TYPES = ['transaction.created', 'transaction.paid', 'transaction.canceled'] as const;
+export type TransactionEventType = (typeof TRANSACTION_EVENT_TYPES)[number];
 export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
 
 const Digits = (min: number, max: number, description?: string) =>
@@ -100,7 +103,7 @@ export const TransactionSchema = Type.Object(
 
 export const TransactionListQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    limit: PageLimit,
     startingAfter: Type.Optional(Type.String({ pattern: '^trx_', maxLength: 64 })),
     status: Type.Optional(Type.Enum(TRANSACTION_STATUSES)),
     paymentMethod: Type.Optional(Type.Enum(PAYMENT_METHODS)),

@@ -18,9 +18,9 @@ import type { ResponseRecorder } from '../idempotency/index.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { isId } from '../../lib/ids.js';
 import { sellerProfile } from '../companies/index.js';
-import { recordEvent } from '../events/index.js';
 import * as repo from './repo.js';
 import { canMove, eventOfMove, notSettleable, sandboxDecision, type TransactionMove } from './rules.js';
+import type { TransactionEventType } from './schemas.js';
 import { transactionView, type ReceivableView, type TransactionView } from './view.js';
 
 /** Lets the split module attach receivables without this module knowing how they are computed. */
@@ -33,11 +33,21 @@ export interface ReceivablesPort {
   settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number>;
 }
 
+/**
+ * Writes a transaction's event in the caller's database transaction (the
+ * events module's outbox). A port, so that events may depend on this module
+ * (the snapshot's schema, the event names) and not the reverse.
+ */
+export interface OutboxPort {
+  record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<string>;
+}
+
 export interface TransactionDeps {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
   receivables: ReceivablesPort;
+  outbox: OutboxPort;
 }
 
 export interface ListQuery {
@@ -104,8 +114,13 @@ export class TransactionService {
     const updated = await repo.updateTransactionStatus(trx, row.id, to, at);
     if (to === 'PAID') await this.deps.receivables.onPaid(trx, updated, at);
     const view = await this.view(trx, updated);
-    await recordEvent(trx, this.deps.newId, at, eventOfMove(to), view);
+    await this.deps.outbox.record(trx, at, eventOfMove(to), view);
     return view;
+  }
+
+  /** Writes `transaction.created` for a transaction just inserted, in the same database transaction. */
+  async recordCreated(trx: Transaction<Database>, view: TransactionView, at: Date): Promise<void> {
+    await this.deps.outbox.record(trx, at, 'transaction.created', view);
   }
 
   /**

@@ -10,21 +10,23 @@
  * attempt count it claimed. If the worker dies mid-delivery the lease runs
  * out and another worker (or the restarted one) sends it again.
  *
- * Schedule: production retries after 1 min, 5 min, 30 min, 2 h and 12 h
- * counted from the previous failure, then the delivery is FAILED; the sandbox
+ * Schedule: retries follow WEBHOOK_RETRY_SCHEDULE (config.ts), each delay
+ * counted from the previous failure, then the delivery is FAILED; by default
+ * production retries after 1 min, 5 min, 30 min, 2 h and 12 h and the sandbox
  * makes one attempt.
  */
 import { request, type Dispatcher } from 'undici';
-import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
+import { eventsByIds } from '../events/index.js';
+import * as repo from './repo.js';
+import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
 import { signature } from './signature.js';
 import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
-export const RETRY_DELAYS_MS = [60_000, 300_000, 1_800_000, 7_200_000, 43_200_000] as const;
 /** Longer than the timeout, so a live worker always finishes inside its lease. */
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const MAX_ERROR_LENGTH = 200;
@@ -35,8 +37,15 @@ export interface Sender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
 }
 
+export interface HttpSenderOptions {
+  allowLoopback: boolean;
+  /** Gives up on a receiver after this long; DELIVERY_TIMEOUT_MS unless given. */
+  timeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
 /** The real sender: undici over the guarded dispatcher; the response body is read and discarded. */
-export function httpSender(opts: { allowLoopback: boolean; timeoutMs?: number; dispatcher?: Dispatcher }): Sender {
+export function httpSender(opts: HttpSenderOptions): Sender {
   const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const dispatcher = opts.dispatcher ?? createGuardedDispatcher({ allowLoopback: opts.allowLoopback, timeoutMs });
   return {
@@ -62,25 +71,14 @@ export interface DeliveryDeps {
   clock: Clock;
   newId: IdGenerator;
   sealer: Sealer;
-  env: Environment;
+  /** Delays before each retry (config WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
+  retryDelaysMs: readonly number[];
   sender: Sender;
 }
 
-interface Claimed {
-  id: string;
-  company_id: string;
-  webhook_id: string;
-  event_id: string;
-  attempts: number;
-  url: string;
-  secret_sealed: string;
+interface Claimed extends repo.ClaimedDelivery {
   body: string;
   type: string;
-}
-
-/** When to try again after failed attempt number `attempt` (1-based), or undefined: give up. */
-export function nextAttemptDelay(env: Environment, attempt: number): number | undefined {
-  return env === 'production' ? RETRY_DELAYS_MS[attempt - 1] : undefined;
 }
 
 export class DeliveryWorker {
@@ -93,36 +91,22 @@ export class DeliveryWorker {
     return claimed.length;
   }
 
+  /** Claims due deliveries under a lease, with the stored body of their events, in one commit. */
   private async claim(limit: number): Promise<Claimed[]> {
     const now = this.deps.clock.now();
     const leaseEnd = new Date(now.getTime() + DELIVERY_LEASE_MS);
     return this.deps.db.transaction().execute(async (trx) => {
-      const due = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('state', '=', 'PENDING')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit)
-        .forUpdate()
-        .skipLocked()
-        .execute();
-      if (due.length === 0) return [];
-      const ids = due.map((d) => d.id);
-      await trx.updateTable('webhook_deliveries').set({ locked_until: leaseEnd }).where('id', 'in', ids).execute();
-      return trx
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .innerJoin('events as e', 'e.id', 'd.event_id')
-        .select(['d.id', 'd.company_id', 'd.webhook_id', 'd.event_id', 'd.attempts', 'w.url', 'w.secret_sealed', 'e.body', 'e.type'])
-        .where('d.id', 'in', ids)
-        .execute();
+      const claimed = await repo.claimDue(trx, now, leaseEnd, limit);
+      const events = new Map((await eventsByIds(trx, [...new Set(claimed.map((d) => d.event_id))])).map((e) => [e.id, e]));
+      return claimed.map((d) => {
+        const event = events.get(d.event_id)!; // a delivery's event exists: same commit (outbox), never deleted
+        return { ...d, body: event.body, type: event.type };
+      });
     });
   }
 
   private async deliver(d: Claimed): Promise<void> {
-    const { clock, sealer, sender, db, newId, env } = this.deps;
+    const { clock, sealer, sender, db, newId, retryDelaysMs } = this.deps;
     const attempt = d.attempts + 1;
     const sentAt = clock.now();
     const timestamp = Math.floor(sentAt.getTime() / 1000);
@@ -139,52 +123,28 @@ export class DeliveryWorker {
     const durationMs = Math.round(performance.now() - started);
     const succeeded = 'statusCode' in result && result.statusCode >= 200 && result.statusCode < 300;
     const finishedAt = clock.now();
-    const delay = succeeded ? undefined : nextAttemptDelay(env, attempt);
+    const delay = succeeded ? undefined : nextAttemptDelay(retryDelaysMs, attempt);
     await db.transaction().execute(async (trx) => {
       // Guarded by the claimed attempt count: a delivery whose lease was lost is not recorded twice.
-      const updated = await trx
-        .updateTable('webhook_deliveries')
-        .set({
-          attempts: attempt,
-          state: succeeded ? 'SUCCEEDED' : delay !== undefined ? 'PENDING' : 'FAILED',
-          next_attempt_at: new Date(finishedAt.getTime() + (delay ?? 0)),
-          locked_until: null,
-          updated_at: finishedAt,
-        })
-        .where('id', '=', d.id)
-        .where('state', '=', 'PENDING') // a registration deleted meanwhile stays CANCELED
-        .where('attempts', '=', d.attempts)
-        .returning('id')
-        .executeTakeFirst();
-      if (!updated) {
+      const next = { state: stateAfterAttempt(succeeded, delay), nextAttemptAt: new Date(finishedAt.getTime() + (delay ?? 0)), at: finishedAt };
+      if (!(await repo.settleAttempt(trx, d.id, d.attempts, next))) {
         // Canceled while in flight (registration deleted): it stays CANCELED, but the request
         // did reach the receiver, so the attempt still goes in the log.
-        const canceled = await trx
-          .updateTable('webhook_deliveries')
-          .set({ attempts: attempt, locked_until: null, updated_at: finishedAt })
-          .where('id', '=', d.id)
-          .where('state', '=', 'CANCELED')
-          .where('attempts', '=', d.attempts)
-          .returning('id')
-          .executeTakeFirst();
-        if (!canceled) return;
+        if (!(await repo.countCanceledAttempt(trx, d.id, d.attempts, finishedAt))) return;
       }
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          id: newId('att'),
-          company_id: d.company_id,
-          delivery_id: d.id,
-          webhook_id: d.webhook_id,
-          event_id: d.event_id,
-          attempt,
-          attempted_at: sentAt,
-          status_code: 'statusCode' in result ? result.statusCode : null,
-          error: 'error' in result ? result.error : null,
-          duration_ms: durationMs,
-          succeeded,
-        })
-        .execute();
+      await repo.insertAttempt(trx, {
+        id: newId('att'),
+        company_id: d.company_id,
+        delivery_id: d.id,
+        webhook_id: d.webhook_id,
+        event_id: d.event_id,
+        attempt,
+        attempted_at: sentAt,
+        status_code: 'statusCode' in result ? result.statusCode : null,
+        error: 'error' in result ? result.error : null,
+        duration_ms: durationMs,
+        succeeded,
+      });
     });
   }
 }

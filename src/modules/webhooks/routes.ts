@@ -1,27 +1,13 @@
-/** HTTP routes of webhook registrations, their delivery log, and the event log. */
+/** HTTP routes of webhook registrations and their delivery log (the event log is modules/events). */
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
-import { errors, IdParams, IdempotencyHeaders, listEnvelope } from '../../http/common-schemas.js';
+import { errors, IdParams, IdempotencyHeaders, listEnvelope, PageQuery } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
-import type { EventService } from '../events/index.js';
-import {
-  CreatedWebhookSchema,
-  CreateWebhookBody,
-  DeliveryAttemptSchema,
-  EventListQuery,
-  EventSchema,
-  PageQuery,
-  ResendBody,
-  ResendResponse,
-  WebhookSchema,
-} from './schemas.js';
+import { CreatedWebhookSchema, CreateWebhookBody, DeliveryAttemptSchema, WebhookListSchema, WebhookSchema } from './schemas.js';
 import type { WebhookService } from './service.js';
-import { Type } from 'typebox';
 
-const JSON_TYPE = 'application/json; charset=utf-8';
-
-export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, events: EventService): void {
+export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): void {
   app.post<{ Body: Static<typeof CreateWebhookBody> }>(
     '/v2/webhooks',
     {
@@ -41,9 +27,9 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, ev
     '/v2/webhooks',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags: ['Webhooks'], summary: 'List active webhook registrations', response: { 200: Type.Object({ data: Type.Array(WebhookSchema) }), ...errors(403) } },
+      schema: { tags: ['Webhooks'], summary: 'List active webhook registrations', response: { 200: WebhookListSchema, ...errors(403) } },
     },
-    async (request) => webhooks.list(authOf(request).companyId),
+    async (request, reply) => respond(request, reply, await webhooks.list(authOf(request).companyId)),
   );
 
   app.get<{ Params: Static<typeof IdParams> }>(
@@ -52,7 +38,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, ev
       config: { scope: 'webhooks:read' },
       schema: { tags: ['Webhooks'], summary: 'Get a webhook registration', params: IdParams, response: { 200: WebhookSchema, ...errors(400, 403, 404) } },
     },
-    async (request) => webhooks.get(authOf(request).companyId, request.params.id),
+    async (request, reply) => respond(request, reply, await webhooks.get(authOf(request).companyId, request.params.id)),
   );
 
   app.delete<{ Params: Static<typeof IdParams> }>(
@@ -66,10 +52,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, ev
         response: { 204: Type.Null({ description: 'No body' }), ...errors(400, 403, 404) },
       },
     },
-    async (request, reply) => {
-      await webhooks.remove(authOf(request).companyId, request.params.id);
-      return reply.code(204).send();
-    },
+    async (request, reply) => respond(request, reply, await webhooks.remove(authOf(request).companyId, request.params.id)),
   );
 
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof PageQuery> }>(
@@ -84,40 +67,6 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService, ev
         response: { 200: listEnvelope(DeliveryAttemptSchema), ...errors(400, 403, 404) },
       },
     },
-    async (request) => webhooks.attempts(authOf(request).companyId, request.params.id, request.query),
-  );
-
-  app.get<{ Querystring: Static<typeof EventListQuery> }>(
-    '/v2/events',
-    {
-      config: { scope: 'webhooks:read' },
-      schema: { tags: ['Events'], summary: 'List events, newest first', querystring: EventListQuery, response: { 200: listEnvelope(EventSchema), ...errors(400, 403) } },
-    },
-    async (request, reply) => reply.type(JSON_TYPE).send(await events.list(authOf(request).companyId, request.query)),
-  );
-
-  app.get<{ Params: Static<typeof IdParams> }>(
-    '/v2/events/:id',
-    {
-      config: { scope: 'webhooks:read' },
-      schema: { tags: ['Events'], summary: 'Get an event exactly as delivered', params: IdParams, response: { 200: EventSchema, ...errors(400, 403, 404) } },
-    },
-    async (request, reply) => reply.type(JSON_TYPE).send(await events.get(authOf(request).companyId, request.params.id)),
-  );
-
-  app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ResendBody> }>(
-    '/v2/events/:id/resend',
-    {
-      config: { scope: 'webhooks:write' },
-      schema: {
-        tags: ['Events'],
-        summary: 'Deliver an event again (same id and body, new timestamp and signature)',
-        description: 'Body {"webhookId": "whk_…"} sends to one registration; without it, to every active registration that selected the type.',
-        params: IdParams,
-        body: ResendBody,
-        response: { 202: ResendResponse, ...errors(400, 403, 404) },
-      },
-    },
-    async (request, reply) => reply.code(202).send(await events.resend(authOf(request).companyId, request.params.id, request.body?.webhookId)),
+    async (request, reply) => respond(request, reply, await webhooks.attempts(authOf(request).companyId, request.params.id, request.query)),
   );
 }

@@ -8,18 +8,20 @@
  * deliveries in the same transaction.
  */
 import type { Db } from '../../db/database.js';
-import type { WebhookRow } from '../../db/types.js';
-import { AppError } from '../../http/errors.js';
-import { notFound, validationError } from '../../lib/domain-error.js';
-import type { ResponseRecorder } from '../idempotency/index.js';
+import { transact } from '../../db/transact.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
+import { DomainError, notFound, validationError, type Outcome } from '../../lib/domain-error.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
+import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
+import { lockCompany } from '../companies/index.js';
 import type { EventType } from '../events/index.js';
+import type { ResponseRecorder } from '../idempotency/index.js';
 import * as repo from './repo.js';
-import { MAX_ACTIVE_WEBHOOKS } from './schemas.js';
+import { MAX_ACTIVE_WEBHOOKS } from './rules.js';
 import { newWebhookSecret } from './signature.js';
 import { checkWebhookUrl, type Resolver } from './url-guard.js';
+import { attemptView, webhookView, type AttemptView, type WebhookView } from './view.js';
 
 export interface WebhookDeps {
   db: Db;
@@ -30,26 +32,6 @@ export interface WebhookDeps {
   resolve: Resolver;
 }
 
-export interface WebhookView {
-  id: string;
-  url: string;
-  events: EventType[];
-  description?: string;
-  active: boolean;
-  createdAt: string;
-}
-
-export function webhookView(row: WebhookRow): WebhookView {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events as EventType[],
-    ...(row.description !== null ? { description: row.description } : {}),
-    active: row.active,
-    createdAt: row.created_at.toISOString(),
-  };
-}
-
 export class WebhookService {
   constructor(private readonly deps: WebhookDeps) {}
 
@@ -57,38 +39,31 @@ export class WebhookService {
     companyId: string,
     input: { url: string; events: EventType[]; description?: string },
     recorder?: ResponseRecorder,
-  ): Promise<WebhookView & { secret: string }> {
+  ): Promise<Outcome<WebhookView & { secret: string }>> {
     const { db, clock, newId, sealer } = this.deps;
-    try {
-      new URL(input.url);
-    } catch {
-      throw validationError('url', 'is not a valid URL');
-    }
+    if (!URL.canParse(input.url)) return validationError('url', 'is not a valid URL');
+    // DNS is network: resolved before the database transaction opens.
     const verdict = await checkWebhookUrl(input.url, { allowLoopback: this.deps.allowLoopback, resolve: this.deps.resolve });
-    if (!verdict.ok) throw new AppError('WEBHOOK_URL_INVALID', `The webhook URL is not allowed: ${verdict.reason}`, [{ field: 'url', message: verdict.reason }]);
+    if (!verdict.ok) return new DomainError('WEBHOOK_URL_INVALID', `The webhook URL is not allowed: ${verdict.reason}`, [{ field: 'url', message: verdict.reason }]);
     const now = clock.now();
     const secret = newWebhookSecret();
-    return db.transaction().execute(async (trx) => {
-      await trx.selectFrom('companies').select('id').where('id', '=', companyId).forUpdate().executeTakeFirstOrThrow();
+    return transact(db, async (trx) => {
+      await lockCompany(trx, companyId);
       const active = await repo.activeWebhooks(trx, companyId);
       if (active.length >= MAX_ACTIVE_WEBHOOKS) {
-        throw new AppError('WEBHOOK_LIMIT_REACHED', `A company may have at most ${MAX_ACTIVE_WEBHOOKS} active webhooks; delete one first`);
+        return new DomainError('WEBHOOK_LIMIT_REACHED', `A company may have at most ${MAX_ACTIVE_WEBHOOKS} active webhooks; delete one first`);
       }
-      const row = await trx
-        .insertInto('webhooks')
-        .values({
-          id: newId('whk'),
-          company_id: companyId,
-          url: input.url,
-          events: JSON.stringify(input.events),
-          description: input.description ?? null,
-          secret_sealed: sealer.seal(secret),
-          active: true,
-          created_at: now,
-          deleted_at: null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const row = await repo.insertWebhook(trx, {
+        id: newId('whk'),
+        company_id: companyId,
+        url: input.url,
+        events: JSON.stringify(input.events),
+        description: input.description ?? null,
+        secret_sealed: sealer.seal(secret),
+        active: true,
+        created_at: now,
+        deleted_at: null,
+      });
       const view = { ...webhookView(row), secret };
       await recorder?.save(trx, view);
       return view;
@@ -99,37 +74,23 @@ export class WebhookService {
     return { data: (await repo.activeWebhooks(this.deps.db, companyId)).map(webhookView) };
   }
 
-  async get(companyId: string, id: string): Promise<WebhookView> {
+  async get(companyId: string, id: string): Promise<Outcome<WebhookView>> {
     const row = isId('whk', id) ? await repo.findWebhook(this.deps.db, companyId, id) : undefined;
-    if (!row) throw notFound('Webhook');
-    return webhookView(row);
+    return row ? webhookView(row) : notFound('Webhook');
   }
 
-  async remove(companyId: string, id: string): Promise<void> {
-    if (!isId('whk', id)) throw notFound('Webhook');
+  /** Deactivates a registration; its pending deliveries are canceled with it. Nothing to answer (204). */
+  async remove(companyId: string, id: string): Promise<Outcome<undefined>> {
+    if (!isId('whk', id)) return notFound('Webhook');
     const removed = await this.deps.db.transaction().execute((trx) => repo.deactivate(trx, companyId, id, this.deps.clock.now()));
-    if (!removed) throw notFound('Webhook');
+    return removed ? undefined : notFound('Webhook');
   }
 
-  /** Every attempt made for a registration, newest first, paged by attempt id. */
-  async attempts(companyId: string, id: string, q: { limit?: number; startingAfter?: string }) {
-    if (!isId('whk', id)) throw notFound('Webhook');
-    const hook = await this.deps.db.selectFrom('webhooks').select('id').where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
-    if (!hook) throw notFound('Webhook');
-    const limit = q.limit ?? 20;
-    let query = this.deps.db.selectFrom('webhook_attempts').selectAll().where('company_id', '=', companyId).where('webhook_id', '=', id);
-    if (q.startingAfter) query = query.where('id', '<', q.startingAfter);
-    const rows = await query.orderBy('id', 'desc').limit(limit + 1).execute();
-    const data = rows.slice(0, limit).map((r) => ({
-      id: r.id,
-      eventId: r.event_id,
-      attempt: r.attempt,
-      attemptedAt: r.attempted_at.toISOString(),
-      ...(r.status_code !== null ? { statusCode: r.status_code } : {}),
-      ...(r.error !== null ? { error: r.error } : {}),
-      durationMs: r.duration_ms,
-      succeeded: r.succeeded,
-    }));
-    return { data, hasMore: rows.length > limit };
+  /** Every attempt made for a registration (deleted ones too), newest first, paged by attempt id. */
+  async attempts(companyId: string, id: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: AttemptView[]; hasMore: boolean }>> {
+    if (!isId('whk', id) || !(await repo.webhookExists(this.deps.db, companyId, id))) return notFound('Webhook');
+    const limit = q.limit ?? DEFAULT_PAGE_SIZE;
+    const page = toPage(await repo.listAttempts(this.deps.db, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
+    return { data: page.data.map(attemptView), hasMore: page.hasMore };
   }
 }

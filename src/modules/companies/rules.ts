@@ -1,0 +1,39 @@
+/**
+ * What an operator may ask of companies, keys and accounts: pure checks whose
+ * messages are printed by the CLI as they are.
+ */
+import type { FeePlan } from '../../db/types.js';
+import { DomainError } from '../../lib/domain-error.js';
+import { isValidTaxId } from '../../lib/tax-id.js';
+import { SCOPES } from './api-keys.js';
+
+/** The highest rate an operator may set, in basis points (20 %). */
+export const MAX_RATE_BP = 2000;
+/** The highest boleto flat fee, in centavos (R$ 200,00). */
+export const MAX_BOLETO_FLAT_CENTS = 20_000;
+
+const invalid = (message: string): DomainError => new DomainError('VALIDATION_ERROR', message);
+
+export function checkName(name: string): DomainError | undefined {
+  return name.trim() ? undefined : invalid('name must not be empty');
+}
+
+export function checkDocument(document: string): DomainError | undefined {
+  return isValidTaxId(document) ? undefined : invalid(`document ${document} is not a valid CPF (11 digits) or CNPJ (14 digits)`);
+}
+
+export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefined {
+  for (const [key, value] of Object.entries(changes)) {
+    const flat = key === 'boletoFlatCents';
+    const max = flat ? MAX_BOLETO_FLAT_CENTS : MAX_RATE_BP;
+    if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) {
+      return invalid(`${key} must be a whole number between 0 and ${flat ? `${max} centavos` : `${max} basis points`}`);
+    }
+  }
+  return undefined;
+}
+
+export function checkScopes(scopes: string[]): DomainError | undefined {
+  const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
+  return unknown.length > 0 ? invalid(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`) : undefined;
+}

@@ -1,0 +1,38 @@
+/** All SQL on the events table. The executor is always the first parameter. */
+import type { Db } from '../../db/database.js';
+import { rowsToRead } from '../../lib/paging.js';
+import type { EventType } from './rules.js';
+
+export interface StoredEvent {
+  id: string;
+  type: string;
+  body: string;
+}
+
+export async function insertEvent(
+  ex: Db,
+  row: { id: string; companyId: string; type: EventType; transactionId: string; body: string; at: Date },
+): Promise<void> {
+  await ex
+    .insertInto('events')
+    .values({ id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at })
+    .execute();
+}
+
+/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
+export async function listEvents(ex: Db, companyId: string, f: { limit: number; startingAfter?: string | undefined; type?: EventType | undefined }): Promise<StoredEvent[]> {
+  let query = ex.selectFrom('events').select(['id', 'type', 'body']).where('company_id', '=', companyId);
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.type) query = query.where('type', '=', f.type);
+  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
+}
+
+export async function findEvent(ex: Db, companyId: string, id: string): Promise<StoredEvent | undefined> {
+  return ex.selectFrom('events').select(['id', 'type', 'body']).where('company_id', '=', companyId).where('id', '=', id).executeTakeFirst();
+}
+
+/** Events by id (the delivery worker reads the bodies it sends). */
+export async function eventsByIds(ex: Db, ids: string[]): Promise<StoredEvent[]> {
+  if (ids.length === 0) return [];
+  return ex.selectFrom('events').select(['id', 'type', 'body']).where('id', 'in', ids).execute();
+}

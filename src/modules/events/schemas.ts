@@ -1,0 +1,30 @@
+/** TypeBox schemas of the event log and resend. */
+import { Type } from 'typebox';
+import { PageQuery, Timestamp } from '../../http/common-schemas.js';
+import { TransactionSchema } from '../transactions/index.js';
+import { EVENT_TYPES } from './rules.js';
+
+export const EventSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Enum(EVENT_TYPES),
+    createdAt: Timestamp,
+    data: Type.Object({ transaction: TransactionSchema }),
+  },
+  { $id: 'Event' },
+);
+
+export const EventListQuery = Type.Object(
+  { ...PageQuery.properties, type: Type.Optional(Type.Enum(EVENT_TYPES)) },
+  { additionalProperties: false },
+);
+
+export const ResendBody = Type.Union([
+  Type.Object({ webhookId: Type.Optional(Type.String({ pattern: '^whk_', maxLength: 64 })) }, { additionalProperties: false }),
+  Type.Null(),
+]);
+
+export const ResendResponse = Type.Object({
+  eventId: Type.String(),
+  deliveries: Type.Array(Type.Object({ id: Type.String(), webhookId: Type.String() })),
+});

@@ -1,0 +1,27 @@
+/**
+ * The webhooks side of the outbox (events/outbox.ts): the deliveries of an
+ * event are rows of this module's tables, enqueued in the caller's database
+ * transaction, so the set of receivers is fixed at the moment of the event.
+ */
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { Delivery, DeliveryFanOut, RecordedEvent } from '../events/index.js';
+import * as repo from './repo.js';
+
+export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
+  async function enqueue(trx: Transaction<Database>, event: RecordedEvent, webhookIds: string[], at: Date): Promise<Delivery[]> {
+    const rows = webhookIds.map((webhookId) => ({ id: newId('dlv'), companyId: event.companyId, webhookId, eventId: event.id }));
+    await repo.insertDeliveries(trx, rows, at);
+    return rows.map((r) => ({ id: r.id, webhookId: r.webhookId }));
+  }
+  return {
+    async toSubscribers(trx, event, at) {
+      return enqueue(trx, event, await repo.subscribedWebhookIds(trx, event.companyId, event.type), at);
+    },
+    async toWebhook(trx, event, webhookId, at) {
+      const hook = await repo.findWebhook(trx, event.companyId, webhookId);
+      return hook ? enqueue(trx, event, [hook.id], at) : undefined;
+    },
+  };
+}
