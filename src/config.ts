@@ -7,7 +7,7 @@
 import path from 'node:path';
 
 export type Environment = 'sandbox' | 'production';
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
 export interface Config {
   env: Environment;
@@ -94,7 +94,7 @@ function base64Key(env: Record<string, string | undefined>, name: string): Buffe
 }
 
 /** Production's webhook retries: 1 min, 5 min, 30 min, 2 h and 12 h after each failure. The sandbox sends once. */
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '1m,5m,30m,2h,12h';
+const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '1m,5m,30m,2h,12h';
 const MAX_RETRIES = 20;
 const DURATION_UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const MAX_RETRY_DELAY_MS = 7 * DURATION_UNITS_MS.d!;

@@ -29,7 +29,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function makeLogger(config: Config): Logger {
+function makeLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
     // Secrets never reach a log line, even if a future log call passes a whole request.
@@ -60,7 +60,7 @@ function lockEmbeddedDatabase(dataDir: string): () => void {
  * configuration demands the variable), generated once into DATA_DIR with
  * mode 0600 and read back on every later start.
  */
-export function keyFromEnvOrDataDir(fromEnv: Buffer | undefined, dataDir: string, fileName: string): Buffer {
+function keyFromEnvOrDataDir(fromEnv: Buffer | undefined, dataDir: string, fileName: string): Buffer {
   if (fromEnv) return fromEnv;
   const file = path.join(dataDir, fileName);
   fs.mkdirSync(dataDir, { recursive: true });
@@ -73,7 +73,7 @@ export function keyFromEnvOrDataDir(fromEnv: Buffer | undefined, dataDir: string
 }
 
 /** The sealer of secrets at rest: WEBHOOK_SECRETS_KEY, or (sandbox) DATA_DIR/secrets.key. */
-export function loadSealer(config: Config): Sealer {
+function loadSealer(config: Config): Sealer {
   return aesGcmSealer(keyFromEnvOrDataDir(config.webhookSecretsKey, config.dataDir, 'secrets.key'));
 }
 

@@ -39,7 +39,7 @@ export interface ApiKeysTable {
   revoked_at: Timestamp | null;
 }
 
-export interface AccountsTable {
+interface AccountsTable {
   document: string;
   name: string;
   status: 'PENDING_APPROVAL' | 'APPROVED';
@@ -73,7 +73,7 @@ export interface PaymentIntentsTable {
   updated_at: Timestamp;
 }
 
-export interface TransactionsTable {
+interface TransactionsTable {
   id: string;
   company_id: string;
   payment_intent_id: string;
@@ -116,7 +116,7 @@ export interface ReceivablesTable {
 }
 
 /** The outbox and event log: one row per event, written with the state change that caused it. */
-export interface EventsTable {
+interface EventsTable {
   id: string;
   company_id: string;
   type: string;
@@ -140,7 +140,7 @@ export interface WebhooksTable {
 }
 
 /** One row per (event, registration): the unit that is retried. */
-export interface WebhookDeliveriesTable {
+interface WebhookDeliveriesTable {
   id: string;
   company_id: string;
   webhook_id: string;
@@ -184,7 +184,7 @@ export interface IdempotencyKeysTable {
 }
 
 /** The simulated acquirer's own record of each charge it answered, looked up by recovery. */
-export interface AcquirerChargesTable {
+interface AcquirerChargesTable {
   reference: string;
   method: string;
   amount_cents: number;
@@ -221,7 +221,7 @@ export interface VaultTokensTable {
   created_at: Timestamp;
 }
 
-export interface VaultAttemptsTable {
+interface VaultAttemptsTable {
   scope: string;
   key: string;
   window_start: Timestamp;

@@ -37,7 +37,7 @@ function fromFastify(err: FastifyError): DomainError | undefined {
   }
 }
 
-export function toDomainError(err: unknown): DomainError | undefined {
+function toDomainError(err: unknown): DomainError | undefined {
   if (err instanceof AppError) return err.error;
   if (err instanceof DomainError) return err;
   const rolledBack = rolledBackError(err);

@@ -58,7 +58,7 @@ function describe(error: ErrorObject): string {
 }
 
 /** Turns Ajv errors into details, one per field (the first message wins). */
-export function toDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
+function toDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   const byField = new Map<string, string>();
   for (const error of errors) {
     let field = fieldPath(error.instancePath, '');

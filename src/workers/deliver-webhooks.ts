@@ -6,9 +6,9 @@
 import type { Step, StepDeps } from './step.js';
 
 /** Deliveries claimed and sent concurrently per round. */
-export const DELIVERY_BATCH = 32;
+const DELIVERY_BATCH = 32;
 /** Pause of the delivery loop after a round that was not full. */
-export const DELIVERY_IDLE_MS = 100;
+const DELIVERY_IDLE_MS = 100;
 
 export const deliverWebhooks = ({ services }: Pick<StepDeps, 'services'>): Step => ({
   name: 'deliver-webhooks',

@@ -22,7 +22,7 @@ import type { Step, StepDeps } from './step.js';
 export type { Step, StepDeps } from './step.js';
 
 /** The maintenance loop's tick: the unit of every job's `everyTicks`. */
-export const MAINTENANCE_TICK_MS = 1_000;
+const MAINTENANCE_TICK_MS = 1_000;
 
 export interface WorkerOptions extends StepDeps {
   log: FastifyBaseLogger;

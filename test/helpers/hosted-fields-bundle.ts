@@ -10,7 +10,7 @@ import { webcrypto } from 'node:crypto';
 import vm from 'node:vm';
 import { WEB_ROOT } from '../../src/http/web-assets.js';
 
-export const HOSTED_FIELDS_SCRIPT = path.join(WEB_ROOT, 'vault/hosted-fields.js');
+const HOSTED_FIELDS_SCRIPT = path.join(WEB_ROOT, 'vault/hosted-fields.js');
 
 export function loadHostedFields(): Record<string, any> {
   if (!fs.existsSync(HOSTED_FIELDS_SCRIPT)) throw new Error(`${HOSTED_FIELDS_SCRIPT} is missing: run npm run build first`);

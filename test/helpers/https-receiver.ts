@@ -80,14 +80,14 @@ export interface ReceivedRequest {
 }
 
 /** How to answer one request: `status` (default 200) after `delayMs` (default 0), or hang until release(). */
-export interface Answer {
+interface Answer {
   status?: number;
   delayMs?: number;
   hang?: boolean;
   body?: string;
 }
 
-export type Script = (request: ReceivedRequest) => Answer | undefined | void;
+type Script = (request: ReceivedRequest) => Answer | undefined | void;
 
 export interface HttpsReceiver {
   /** `https://127.0.0.1:<port>` (no trailing slash). */

@@ -77,7 +77,7 @@ export interface TestServer {
   cli(...args: string[]): Promise<CliResult>;
 }
 
-export interface ApiInit {
+interface ApiInit {
   method?: string;
   headers?: Record<string, string>;
   /** A value to send as JSON (strings are sent as given). */

@@ -4,7 +4,7 @@
  * it, so a confirmation interrupted after the call is finished from that
  * record by `findCharge` instead of calling again (never a second charge).
  */
-export type ChargeMethod = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
+type ChargeMethod = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
 
 export interface ChargeRequest {
   reference: string;

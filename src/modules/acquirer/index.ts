@@ -1,3 +1,3 @@
 export * from './acquirer.js';
-export { SimulatedAcquirer, SILENT_AMOUNT_CENTS } from './simulated.js';
+export { SimulatedAcquirer } from './simulated.js';
 export * from './sandbox-cards.js';

@@ -16,7 +16,7 @@ export const CARD_REFUSALS: Readonly<Record<CardRefusalCode, { refusalCode: Card
 };
 
 /** Number endings with a special sandbox outcome. */
-export const SANDBOX_OUTCOMES: Readonly<Record<string, Exclude<SandboxCardOutcome, 'approved'>>> = {
+const SANDBOX_OUTCOMES: Readonly<Record<string, Exclude<SandboxCardOutcome, 'approved'>>> = {
   '0002': 'insufficient_funds',
   '0069': 'expired_card',
   '0119': 'silent',

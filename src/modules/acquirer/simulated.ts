@@ -11,7 +11,7 @@ import { AcquirerUnavailable, type Acquirer, type CardAuthorization, type Charge
 import * as repo from './repo.js';
 import { sandboxAuthorizationOfLast4 } from './sandbox-cards.js';
 
-export const SILENT_AMOUNT_CENTS = 50_200;
+const SILENT_AMOUNT_CENTS = 50_200;
 
 export class SimulatedAcquirer implements Acquirer {
   constructor(

@@ -23,7 +23,7 @@ const CURRENCY_REAL = '9';
 /** Day 0 of the due-date factor. */
 const FACTOR_BASE_DATE = '1997-10-07';
 /** First day with a 4-digit factor (1000): factors below it are not used any more. */
-export const FIRST_FACTOR_DATE = '2000-07-03';
+const FIRST_FACTOR_DATE = '2000-07-03';
 /**
  * FEBRABAN rule: after 9999 (2025-02-21) the factor restarts at 1000 on
  * 2025-02-22. The factor alone is therefore ambiguous; readers resolve it with
@@ -33,7 +33,7 @@ export const FIRST_FACTOR_DATE = '2000-07-03';
  */
 const SECOND_CYCLE_START = '2025-02-22';
 /** Factor 9999 of the second cycle (2025-02-22 + 8999 days). */
-export const LAST_FACTOR_DATE = addDays(SECOND_CYCLE_START, 8_999); // 2049-10-13
+const LAST_FACTOR_DATE = addDays(SECOND_CYCLE_START, 8_999); // 2049-10-13
 
 /** 4-digit due-date factor for a 'YYYY-MM-DD' due date. */
 export function dueDateFactor(dueDate: string): string {
@@ -188,10 +188,10 @@ export function formatDigitableLine(line: string): string {
 }
 
 /** Fixed identifiers of our sandbox issuer (not a real bank account). */
-export const SANDBOX_AGENCY = '0001';
-export const SANDBOX_WALLET = '09';
-export const SANDBOX_ACCOUNT = '1234567';
-export const MAX_SANDBOX_OUR_NUMBER = 99_999_999_999; // 11 digits
+const SANDBOX_AGENCY = '0001';
+const SANDBOX_WALLET = '09';
+const SANDBOX_ACCOUNT = '1234567';
+const MAX_SANDBOX_OUR_NUMBER = 99_999_999_999; // 11 digits
 
 /**
  * Free field of the sandbox issuer, 25 digits:

@@ -8,11 +8,4 @@ export {
   mod11Barcode,
   sandboxFreeField,
   validateDigitableLine,
-  FIRST_FACTOR_DATE,
-  LAST_FACTOR_DATE,
-  MAX_SANDBOX_OUR_NUMBER,
-  SANDBOX_ACCOUNT,
-  SANDBOX_AGENCY,
-  SANDBOX_WALLET,
 } from './febraban.js';
-export type { Boleto, BoletoInput } from './febraban.js';

@@ -13,7 +13,7 @@ export type Scope = (typeof SCOPES)[number];
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 43; // ceil(256 / log2(62))
 
-export function keyPrefix(env: Environment): string {
+function keyPrefix(env: Environment): string {
   return env === 'production' ? 'svc_live_' : 'svc_test_';
 }
 
@@ -48,7 +48,7 @@ export function looksLikeKey(token: string): boolean {
 }
 
 /** What authentication learns of a key from its hash. Defined here so that http/auth depends on companies, never the reverse. */
-export interface KeyGrant {
+interface KeyGrant {
   companyId: string;
   keyId: string;
   scopes: readonly Scope[] | null;

@@ -8,9 +8,9 @@ import { isValidTaxId } from '../../lib/tax-id.js';
 import { SCOPES } from './api-keys.js';
 
 /** The highest rate an operator may set, in basis points (20 %). */
-export const MAX_RATE_BP = 2000;
+const MAX_RATE_BP = 2000;
 /** The highest boleto flat fee, in centavos (R$ 200,00). */
-export const MAX_BOLETO_FLAT_CENTS = 20_000;
+const MAX_BOLETO_FLAT_CENTS = 20_000;
 
 const invalid = (message: string): DomainError => new DomainError('VALIDATION_ERROR', message);
 

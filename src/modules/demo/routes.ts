@@ -27,13 +27,13 @@ import { IntentSchema, type CreateIntentInput, type PaymentIntentService } from 
 import { TransactionSchema, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { DEMO } from './fixtures.js';
 
-export const DEMO_SOURCE = 'demo-checkout';
-export const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
+const DEMO_SOURCE = 'demo-checkout';
+const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
 /** R$ 999.999,99: the most the demo page charges. */
-export const DEMO_MAX_AMOUNT_CENTS = 99_999_999;
+const DEMO_MAX_AMOUNT_CENTS = 99_999_999;
 
 /** The fixed buyer of every demo sale (a valid CPF; an address, which boleto requires). */
-export const DEMO_BUYER = {
+const DEMO_BUYER = {
   name: 'Maria da Silva',
   document: '52998224725',
   email: 'comprador.demo@example.com',
@@ -78,7 +78,7 @@ function nonReplayingRecorder(): ResponseRecorder {
 }
 
 /** The policy of the demo page: its own files, plus the vault's script and frame. */
-export function demoPagePolicy(publicVaultUrl: string): string {
+function demoPagePolicy(publicVaultUrl: string): string {
   const vault = new URL(publicVaultUrl).origin;
   return [
     "default-src 'self'",

@@ -57,7 +57,7 @@ export interface ConfirmationDeps {
 export type ConfirmationShape = 'transaction' | 'intent';
 export type ConfirmationResult = { transaction: TransactionView; intent: IntentView };
 
-export const providerError = (): DomainError =>
+const providerError = (): DomainError =>
   new DomainError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
 
 export class Confirmation {

@@ -1,4 +1,4 @@
-export { PaymentIntentService, type IntentDeps, type SplitRulesCheck } from './service.js';
+export { PaymentIntentService } from './service.js';
 export { paymentIntentRoutes } from './routes.js';
 export * from './schemas.js';
 export { INTENT_LIFETIME_MS } from './rules.js';

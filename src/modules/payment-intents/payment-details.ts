@@ -9,7 +9,7 @@ import { buildBoleto, sandboxFreeField } from '../boleto/index.js';
 import { buildDynamicBrCode, pixLocationUrl, qrCodePngBase64 } from '../pix/index.js';
 
 /** Bank code printed on sandbox boletos (a test issuer; no money moves in the sandbox). */
-export const SANDBOX_BOLETO_BANK = '001';
+const SANDBOX_BOLETO_BANK = '001';
 
 export interface PixDetails {
   pix: { qrCode: string; qrCodeImageBase64: string; expiresAt: string };

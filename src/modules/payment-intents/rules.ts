@@ -19,11 +19,11 @@ export const INTENT_LIFETIME_MS = 5 * 60_000;
  */
 export const UNCONFIRMED_STATUSES = ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'] as const satisfies readonly IntentStatus[];
 
-export const isUnconfirmed = (status: string): boolean => (UNCONFIRMED_STATUSES as readonly string[]).includes(status);
-export const BOLETO_MIN_CENTS = 500;
-export const BOLETO_DEFAULT_DAYS = 3;
+const isUnconfirmed = (status: string): boolean => (UNCONFIRMED_STATUSES as readonly string[]).includes(status);
+const BOLETO_MIN_CENTS = 500;
+const BOLETO_DEFAULT_DAYS = 3;
 /** A boleto stays payable until the end of its due date plus this many days. */
-export const BOLETO_GRACE_DAYS = 3;
+const BOLETO_GRACE_DAYS = 3;
 export const BOLETO_MAX_DAYS_AHEAD = 3650;
 export const PIX_DEFAULT_EXPIRES_SECONDS = 3600;
 

@@ -29,7 +29,7 @@ import type { TransactionView } from '../transactions/index.js';
 import { intentView } from './view.js';
 
 /** Checks split rules against the database (approved recipients); provided by the receivables module. */
-export type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<Outcome<void>>;
+type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<Outcome<void>>;
 
 export interface IntentDeps extends ConfirmationDeps {
   db: Db;

@@ -8,5 +8,4 @@ export {
   MAX_LOCATION_LENGTH,
   PIX_GUI,
 } from './br-code.js';
-export type { DynamicBrCodeInput } from './br-code.js';
 export { qrCodePngBase64 } from './qr-image.js';

@@ -1,2 +1,2 @@
-export { ReceivableService, receivableView } from './service.js';
+export { ReceivableService } from './service.js';
 export { receivableRoutes } from './routes.js';

@@ -28,7 +28,7 @@ export interface ReceivableListQuery {
   expectedOnTo?: string;
 }
 
-export function receivableView(row: ReceivableRow): ReceivableView {
+function receivableView(row: ReceivableRow): ReceivableView {
   return {
     recipientDocument: row.recipient_document,
     role: row.role,

@@ -35,7 +35,7 @@ export interface ReceivablesInput {
   paidOn: string;
 }
 
-export const MAX_INSTALLMENTS = 12;
+const MAX_INSTALLMENTS = 12;
 
 /**
  * The fee shared among slices in proportion to their gross, by the largest
@@ -116,7 +116,7 @@ function installmentFees(grossParts: number[], feeCents: number): number[] {
  * The transfer date of an installment: Pix and boleto D+1 after payment,
  * card installment n at D+30·n, each moved to the next business day.
  */
-export function expectedOn(paymentMethod: SplitPaymentMethod, paidOn: string, installment: number): string {
+function expectedOn(paymentMethod: SplitPaymentMethod, paidOn: string, installment: number): string {
   const days = paymentMethod === 'CREDIT_CARD' ? 30 * installment : 1;
   return nextBusinessDay(addDays(paidOn, days));
 }

@@ -7,9 +7,8 @@ export {
   splitError,
   unapprovedRecipientProblems,
   validateSplitRules,
-  MAX_SPLIT_RULES,
 } from './rules.js';
-export type { Slice, SplitErrorKind, SplitProblem, SplitRole, SplitRuleInput, SplitValidation } from './rules.js';
-export { allocateFee, computeReceivables, expectedOn, splitInstallments, MAX_INSTALLMENTS } from './allocate.js';
-export type { ReceivableLine, ReceivablesInput, SplitPaymentMethod } from './allocate.js';
+export type { Slice, SplitRuleInput } from './rules.js';
+export { allocateFee, computeReceivables, splitInstallments } from './allocate.js';
+export type { ReceivableLine, SplitPaymentMethod } from './allocate.js';
 export { easterSunday, isBusinessDay, nationalHolidays, nextBusinessDay } from './calendar.js';

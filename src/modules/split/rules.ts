@@ -11,7 +11,7 @@ import { DomainError, validationFailure } from '../../lib/domain-error.js';
 import { MAX_AMOUNT_CENTS, percentOfFloor } from '../../lib/money.js';
 import { isValidTaxId } from '../../lib/tax-id.js';
 
-export const MAX_SPLIT_RULES = 20;
+const MAX_SPLIT_RULES = 20;
 const FULL_BP = 10_000;
 
 export interface SplitRuleInput {

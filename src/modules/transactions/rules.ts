@@ -21,7 +21,7 @@ export const canMove = (from: string): boolean => from === 'PENDING';
 export const eventOfMove = (to: TransactionMove): EventType => (to === 'PAID' ? 'transaction.paid' : 'transaction.canceled');
 
 /** The error for a move refused because the transaction is no longer PENDING. */
-export function notPending(status: string, why?: string): DomainError {
+function notPending(status: string, why?: string): DomainError {
   return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
 }
 
@@ -31,7 +31,7 @@ export function notSettleable(status: string): DomainError {
 }
 
 /** A PENDING transaction stops being payable when its payment window closes (Pix expiry, boleto due date + grace). */
-export function windowClosed(row: Pick<TransactionRow, 'status' | 'cancel_at'>, now: Date): boolean {
+function windowClosed(row: Pick<TransactionRow, 'status' | 'cancel_at'>, now: Date): boolean {
   return row.status === 'PENDING' && row.cancel_at !== null && row.cancel_at.getTime() <= now.getTime();
 }
 

@@ -7,12 +7,12 @@ export const TRANSACTION_STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED'] as
 /** The events of a transaction's life (the event catalogue of modules/events). */
 export const TRANSACTION_EVENT_TYPES = ['transaction.created', 'transaction.paid', 'transaction.canceled'] as const;
 export type TransactionEventType = (typeof TRANSACTION_EVENT_TYPES)[number];
-export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
+const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
 
 const Digits = (min: number, max: number, description?: string) =>
   Type.String({ pattern: `^[0-9]{${min},${max}}$`, ...(description ? { description } : {}) });
 
-export const AddressSchema = Type.Object(
+const AddressSchema = Type.Object(
   {
     street: Type.String({ minLength: 1, maxLength: 255 }),
     number: Type.String({ minLength: 1, maxLength: 20 }),

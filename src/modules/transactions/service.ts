@@ -38,7 +38,7 @@ export interface ReceivablesPort {
  * events module's outbox). A port, so that events may depend on this module
  * (the snapshot's schema, the event names) and not the reverse.
  */
-export interface OutboxPort {
+interface OutboxPort {
   record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<string>;
 }
 

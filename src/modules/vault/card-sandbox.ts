@@ -11,7 +11,7 @@ import {
 } from '../acquirer/index.js';
 import { last4, type CardBrand } from './card-brands.js';
 
-export { CARD_REFUSALS, SANDBOX_OUTCOMES, type CardRefusalCode, type SandboxAuthorization, type SandboxCardOutcome } from '../acquirer/index.js';
+export { CARD_REFUSALS, type SandboxAuthorization, type SandboxCardOutcome } from '../acquirer/index.js';
 
 /** What the sandbox acquirer does with a (validated, Luhn-valid) card number. */
 export const sandboxCardOutcome = (number: string): SandboxCardOutcome => sandboxOutcomeOfLast4(last4(number));

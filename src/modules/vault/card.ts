@@ -8,12 +8,12 @@
  * as VALIDATION_ERROR details and into logs as they are.
  */
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
-import { CARD_NUMBER_LENGTHS, CVV_LENGTHS, MIN_CARD_DIGITS, MAX_CARD_DIGITS, MAX_YEARS_AHEAD, HOLDER_NAME_MIN, HOLDER_NAME_MAX, CARD_BRAND_NAMES, DIGITS, normalizeCardNumber, detectBrand, luhnValid, last4, type CardBrand } from './card-brands.js';
+import { CARD_NUMBER_LENGTHS, CVV_LENGTHS, MIN_CARD_DIGITS, MAX_CARD_DIGITS, MAX_YEARS_AHEAD, HOLDER_NAME_MIN, HOLDER_NAME_MAX, CARD_BRAND_NAMES, DIGITS, normalizeCardNumber, detectBrand, luhnValid, type CardBrand } from './card-brands.js';
 
 export * from './card-brands.js';
 export * from './card-sandbox.js';
 
-export interface CardInput {
+interface CardInput {
   number: string;
   holderName: string;
   expMonth: number;
@@ -21,7 +21,7 @@ export interface CardInput {
   cvv: string;
 }
 
-export interface ValidCard extends CardInput {
+interface ValidCard extends CardInput {
   brand: CardBrand;
   last4: string;
 }
@@ -47,7 +47,7 @@ export interface ValidateCardOptions {
  * The field named when the decrypted payload is not a JSON object: it
  * arrived as the `encryptedCard` field of POST /tokenize.
  */
-export const CARD_PAYLOAD_FIELD = 'encryptedCard';
+const CARD_PAYLOAD_FIELD = 'encryptedCard';
 
 const CARD_FIELDS = new Set(['number', 'holderName', 'expMonth', 'expYear', 'cvv']);
 

@@ -12,8 +12,8 @@ import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import * as repo from './repo.js';
 
-export const KEY_ALG = 'RSA-OAEP-256';
-export const KEY_ENC = 'A256GCM';
+const KEY_ALG = 'RSA-OAEP-256';
+const KEY_ENC = 'A256GCM';
 export const KEY_OVERLAP_MS = 10 * 60_000;
 
 export interface PublicKeyView {

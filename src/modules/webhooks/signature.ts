@@ -5,7 +5,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** `whsec_` + 32 random bytes, base64url (43 characters). */
 export function newWebhookSecret(): string {

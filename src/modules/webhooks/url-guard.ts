@@ -73,7 +73,7 @@ export function isPublicAddress(ip: string, allowLoopback: boolean): boolean {
 }
 
 /** `localhost`, `localhost.`, `*.localhost`, `*.localhost.` in any case (RFC 6761). */
-export function isLocalhostName(hostname: string): boolean {
+function isLocalhostName(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/\.$/, '');
   return h === 'localhost' || h.endsWith('.localhost');
 }
@@ -123,7 +123,7 @@ export async function checkWebhookUrl(raw: string, opts: GuardOptions): Promise<
   return problem === null ? { ok: true, url } : { ok: false, reason: problem };
 }
 
-export class WebhookTargetError extends Error {
+class WebhookTargetError extends Error {
   readonly code = 'EWEBHOOKPRIVATE';
   constructor(message: string) {
     super(`webhook target refused: ${message}`);

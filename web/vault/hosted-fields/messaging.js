@@ -7,7 +7,7 @@
  */
 
 /** Every message of the protocol carries this tag (the SDK checks it too). */
-export const CHANNEL = 'svc-vault';
+const CHANNEL = 'svc-vault';
 
 /** Keeps secret material out of anything sent to the parent: no run of 6+ digits survives. */
 export function redact(text) {
