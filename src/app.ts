@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
 
   installErrorHandler(app, (request) => releaseIdempotency(deps.db, request));
   await installOpenApi(app, API_VERSION);
-  installAuth(app, deps.config.env, services.companies.keyLookup);
+  installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
   installIdempotency(app, deps.db, deps.clock, deps.sealer);
 
