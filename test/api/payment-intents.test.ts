@@ -8,7 +8,9 @@ import { digitableLineToBarcode, validateDigitableLine } from '../../src/modules
 import { parseBrCode, parseTlv, PIX_GUI } from '../../src/modules/pix/index.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 const silentLogger = pino({ level: 'silent' });
 const FIVE_MINUTES = 5 * 60_000;
@@ -31,12 +33,6 @@ async function created(t: TestApp, body: Json): Promise<Json> {
   const res = await create(t, body);
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
-}
-function assertError(res: { statusCode: number; json(): any; body: string }, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code);
-  if (field) assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
 }
 async function transactionRows(t: TestApp, intentId: string) {
   return t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', intentId).execute();
@@ -73,7 +69,7 @@ for (const engine of engines()) {
     });
 
     test('creating a card intent answers REQUIRES_TOKEN', async () => {
-      const intent = await created(t, pixIntent({ paymentMethod: 'CREDIT_CARD', installments: 3 }));
+      const intent = await created(t, cardIntent({ installments: 3 }));
       assert.equal(intent.status, 'REQUIRES_TOKEN');
       assert.equal(intent.installments, 3);
     });
@@ -151,11 +147,11 @@ for (const engine of engines()) {
     });
 
     test('confirm: true with a card is 400 VALIDATION_ERROR on field confirm', async () => {
-      assertError(await create(t, pixIntent({ paymentMethod: 'CREDIT_CARD', confirm: true })), 400, 'VALIDATION_ERROR', 'confirm');
+      assertError(await create(t, cardIntent({ confirm: true })), 400, 'VALIDATION_ERROR', 'confirm');
     });
 
     test('confirming a card intent without a token is 400 TOKEN_REQUIRED naming token, and the intent is untouched', async () => {
-      const intent = await created(t, pixIntent({ paymentMethod: 'CREDIT_CARD' }));
+      const intent = await created(t, cardIntent());
       assertError(await confirm(t, intent.id), 400, 'TOKEN_REQUIRED', 'token');
       assert.equal((await getIntent(t, intent.id)).json().status, 'REQUIRES_TOKEN');
       assert.equal((await transactionRows(t, intent.id)).length, 0);

@@ -15,25 +15,15 @@ import pino from 'pino';
 import { isValidTaxId } from '../../src/lib/tax-id.js';
 import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
+import { RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, cnpj, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Res = { statusCode: number; json(): any; body: string };
+type Res = { statusCode: number; json(): any; body: string; headers: Record<string, unknown> };
 
 const silentLogger = pino({ level: 'silent' });
 const [A, B] = RECIPIENTS as [string, string];
-
-/** A valid CNPJ from its first 12 digits (mod-11 check digits). */
-function cnpj(base12: string): string {
-  const digit = (digits: string) => {
-    const weights = digits.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = weights.reduce((s, w, i) => s + w * Number(digits[i]), 0);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const d1 = digit(base12);
-  return `${base12}${d1}${digit(base12 + d1)}`;
-}
 
 interface Seller {
   id: string;
@@ -98,13 +88,6 @@ async function getTransaction(s: Seller, id: string): Promise<Json> {
 
 async function linesOf(t: TestApp, transactionId: string) {
   return t.db.db.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).orderBy('position').execute();
-}
-
-function assertError(res: Res, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code, res.body);
-  if (field) assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
 }
 
 const ids = (rows: Json[]) => rows.map((r) => r.id as string);

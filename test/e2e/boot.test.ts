@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { pixBody, pollEverySecond, startServer, withDatabase, type Deployment, type TestServer } from '../helpers/server.js';
+import { pollEverySecond, startServer, withDatabase, type Deployment, type TestServer } from '../helpers/server.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -61,7 +62,7 @@ test('first start, restart on the same data, key revocation by the operator CLI,
     assert.equal(fs.statSync(path.join(first.dataDir, 'sandbox-key.txt')).mode & 0o777, 0o600, 'the key file is private');
   }
 
-  const created = await first.api('/v2/payment-intents', { body: pixBody({ amountCents: 2_500, referenceId: 'survives-restart', confirm: true }) });
+  const created = await first.api('/v2/payment-intents', { body: pixIntent({ amountCents: 2_500, referenceId: 'survives-restart', confirm: true }) });
   assert.equal(created.status, 201);
   const intent = (await created.json()) as Json;
   const trxBefore = (await (await first.api(`/v2/transactions/${intent.transactionId}`)).json()) as Json;

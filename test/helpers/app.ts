@@ -117,18 +117,3 @@ export function productionEnv(): Record<string, string> {
   const key = () => randomBytes(32).toString('base64');
   return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
 }
-
-export const BUYER = {
-  name: 'Maria da Silva',
-  document: '52998224725',
-  email: 'maria@example.com',
-  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
-};
-
-export function pixIntent(overrides: Record<string, unknown> = {}) {
-  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-1', buyer: BUYER, ...overrides };
-}
-
-export function boletoIntent(overrides: Record<string, unknown> = {}) {
-  return { amountCents: 10_000, paymentMethod: 'BOLETO', referenceId: 'order-2', buyer: BUYER, ...overrides };
-}
