@@ -11,17 +11,13 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
-import pino from 'pino';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/http/idempotency.js';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { confirmDiedAfterPhase1, startTestApp, type TestApp } from '../helpers/app.js';
+import { confirmDiedAfterPhase1, startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError } from '../helpers/assert.js';
 import { cardIntent } from '../helpers/fixtures.js';
-
-const silentLogger = pino({ level: 'silent' });
 
 type Json = Record<string, any>;
 
@@ -98,11 +94,7 @@ for (const engine of engines()) {
     const eventTypes = async (transactionId: string) =>
       (await t.db.db.selectFrom('events').select(['id', 'type']).where('transaction_id', '=', transactionId).orderBy('id').execute()).map((e) => e.type);
     const receivableRows = (transactionId: string) => t.db.db.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).execute();
-    const runStep = async (name: string) => {
-      const step = workerSteps({ db: t.db.db, clock: t.clock, services: t.services }).find((s) => s.name === name);
-      assert.ok(step, `worker step ${name}`);
-      await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
-    };
+    const runStep = (name: string) => runWorkerStep(t, name);
 
     test('a card intent is 201 REQUIRES_TOKEN with cardTokenization {vaultUrl, ticket, encryptionKey = the current /keys key}', async () => {
       const intent = await cardIntent();

@@ -1,18 +1,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { newId } from '../../src/lib/ids.js';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { digitableLineToBarcode, validateDigitableLine } from '../../src/modules/boleto/index.js';
 import { parseBrCode, parseTlv, PIX_GUI } from '../../src/modules/pix/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, runWorker, type TestApp } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
-const silentLogger = pino({ level: 'silent' });
 const FIVE_MINUTES = 5 * 60_000;
 
 type Json = Record<string, any>;
@@ -227,7 +224,7 @@ for (const engine of engines()) {
         (await t.db.db.selectFrom('payment_intents').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
       assert.equal(await status(old.id), 'REQUIRES_CONFIRMATION'); // reads derive EXPIRED before any sweep
       assert.equal((await getIntent(t, old.id)).json().status, 'EXPIRED');
-      await runSteps(workerSteps({ db: t.db.db, clock: t.clock, services: t.services }), 0, silentLogger);
+      await runWorker(t);
       assert.equal(await status(old.id), 'EXPIRED');
       assert.equal(await status(fresh.id), 'REQUIRES_CONFIRMATION');
       assert.equal((await getIntent(t, old.id)).json().status, 'EXPIRED');

@@ -1,15 +1,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
+import { startTestApp, type TestApp, productionEnv, runWorker } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
-
-const silentLogger = pino({ level: 'silent' });
 
 type Json = Record<string, any>;
 
@@ -41,9 +37,6 @@ async function eventTypes(t: TestApp, transactionId: string): Promise<string[]> 
 async function events(t: TestApp, transactionId: string, type: string): Promise<Json[]> {
   const rows = await t.db.db.selectFrom('events').select('body').where('transaction_id', '=', transactionId).where('type', '=', type).execute();
   return rows.map((r) => JSON.parse(r.body));
-}
-function runWorker(t: TestApp) {
-  return runSteps(workerSteps({ db: t.db.db, clock: t.clock, services: t.services }), 0, silentLogger);
 }
 for (const engine of engines()) {
   describe(`transactions on ${engine}`, () => {

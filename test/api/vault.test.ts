@@ -11,7 +11,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
-import pino from 'pino';
 import { newId } from '../../src/lib/ids.js';
 import {
   KEY_OVERLAP_MS,
@@ -22,13 +21,11 @@ import {
   internalBearer,
   signTicket,
 } from '../../src/modules/vault/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError } from '../helpers/assert.js';
 import { cardIntent } from '../helpers/fixtures.js';
 
-const silentLogger = pino({ level: 'silent' });
 const INTENT_LIFETIME_MS = 5 * 60_000;
 
 interface VaultKeyView {
@@ -121,11 +118,7 @@ for (const engine of engines()) {
       return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk) });
     };
     const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
-    const runStep = async (name: string) => {
-      const step = workerSteps({ db: t.db.db, clock: t.clock, services: t.services }).find((s) => s.name === name);
-      assert.ok(step, `worker step ${name}`);
-      await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
-    };
+    const runStep = (name: string) => runWorkerStep(t, name);
 
     test('GET /keys: the current key with its public JWK, cached 5 minutes', async () => {
       const res = await t.vaultApp.inject({ method: 'GET', url: '/keys' });
