@@ -1,6 +1,6 @@
 /**
  * E2E lifecycle of `svc serve` as an operator sees it:
- *  - first start prints the demo company, its two approved recipient
+ *  - first start, on an empty database, migrates it and prints the demo company, its two approved recipient
  *    accounts and a `svc_test_` key (also in DATA_DIR/sandbox-key.txt);
  *  - a restart on the same DATA_DIR / DATABASE_URL keeps the key and the
  *    data, and creates no second demo company;
@@ -48,7 +48,8 @@ async function status(server: TestServer, key: string): Promise<number> {
 
 test('first start, restart on the same data, key revocation by the operator CLI, graceful SIGTERM', async (t) => {
   // ---- first start --------------------------------------------------------
-  const first = await startServer({ env: { RATE_LIMIT_PER_SECOND: '1000' } });
+  // An empty database, as a first installation has: this start creates the schema (other e2e tests start migrated).
+  const first = await startServer({ migrated: false, env: { RATE_LIMIT_PER_SECOND: '1000' } });
   live = first;
   deployment = first.deployment;
   const out = first.stdout();
