@@ -61,7 +61,7 @@ for (const engine of engines()) {
 
     const create = (body: Json, key?: string) =>
       t.call({ method: 'POST', url: '/v2/payment-intents', payload: body, headers: key ? { 'idempotency-key': key } : {} });
-    const cardIntent = async (overrides: Json = {}): Promise<Json> => {
+    const newCardIntent = async (overrides: Json = {}): Promise<Json> => {
       const res = await create(cardIntent({ referenceId: `card-${randomUUID()}`, ...overrides }));
       assert.equal(res.statusCode, 201, res.body);
       return res.json();
@@ -97,7 +97,7 @@ for (const engine of engines()) {
     const runStep = (name: string) => runWorkerStep(t, name);
 
     test('a card intent is 201 REQUIRES_TOKEN with cardTokenization {vaultUrl, ticket, encryptionKey = the current /keys key}', async () => {
-      const intent = await cardIntent();
+      const intent = await newCardIntent();
       assert.equal(intent.status, 'REQUIRES_TOKEN');
       assert.equal(intent.paymentMethod, 'CREDIT_CARD');
       assert.equal(intent.installments, 1, 'default 1 installment');
@@ -122,7 +122,7 @@ for (const engine of engines()) {
 
     test('installments 1 to 12 are accepted; 0 and 13 are 400 naming installments', async () => {
       for (let n = 1; n <= 12; n++) {
-        const intent = await cardIntent({ installments: n });
+        const intent = await newCardIntent({ installments: n });
         assert.equal(intent.installments, n);
       }
       for (const n of [0, 13, 1.5]) {
@@ -145,7 +145,7 @@ for (const engine of engines()) {
       const amount = 15_000;
       const feeFor = (n: number) => (n === 1 ? 524 : n <= 6 ? 599 : 674); // 523.5, 598.5, 673.5
       for (let n = 1; n <= 12; n++) {
-        const intent = await cardIntent({ amountCents: amount, installments: n });
+        const intent = await newCardIntent({ amountCents: amount, installments: n });
         const { token } = await tokenize(intent);
         const res = await confirm(intent.id, randomUUID(), { token });
         assert.equal(res.statusCode, 201, res.body);
@@ -178,7 +178,7 @@ for (const engine of engines()) {
 
     for (const card of TEST_CARDS) {
       test(`test card ${card.number} (${card.note}): ${card.outcome}`, async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
+        const intent = await newCardIntent({ amountCents: 10_000 });
         const tokenized = await tokenize(intent, card.number);
         assert.equal(tokenized.brand, card.brand);
         assert.equal(tokenized.last4, card.number.slice(-4));
@@ -237,7 +237,7 @@ for (const engine of engines()) {
     }
 
     test('confirm without a token is 400 TOKEN_REQUIRED naming token (no body, {} or null), and the intent waits', async () => {
-      const intent = await cardIntent();
+      const intent = await newCardIntent();
       assertError(await confirm(intent.id, randomUUID()), 400, 'TOKEN_REQUIRED', 'token', { exactly: true });
       assertError(await confirm(intent.id, randomUUID(), {}), 400, 'TOKEN_REQUIRED', 'token', { exactly: true });
       assertError(await confirm(intent.id, randomUUID(), 'null'), 400, 'TOKEN_REQUIRED', 'token', { exactly: true });
@@ -247,7 +247,7 @@ for (const engine of engines()) {
     });
 
     test('a malformed token is 400 VALIDATION_ERROR naming token: without vtk_, over 4100 characters, not a string', async () => {
-      const intent = await cardIntent();
+      const intent = await newCardIntent();
       assertError(await confirm(intent.id, randomUUID(), { token: 'tok_abc' }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
       assertError(await confirm(intent.id, randomUUID(), { token: `vtk_${'a'.repeat(4097)}` }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
       assertError(await confirm(intent.id, randomUUID(), { token: 42 }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
@@ -259,7 +259,7 @@ for (const engine of engines()) {
     });
 
     test('a token works once: a second confirm with another key is 409 INTENT_ALREADY_PROCESSED', async () => {
-      const intent = await cardIntent();
+      const intent = await newCardIntent();
       const { token } = await tokenize(intent);
       const first = await confirm(intent.id, randomUUID(), { token });
       assert.equal(first.statusCode, 201, first.body);
@@ -271,8 +271,8 @@ for (const engine of engines()) {
     });
 
     test("intent A's token does not confirm intent B: 400 naming token, B still waits and takes its own token", async () => {
-      const a = await cardIntent();
-      const b = await cardIntent();
+      const a = await newCardIntent();
+      const b = await newCardIntent();
       const tokenA = (await tokenize(a)).token as string;
       const tokenB = (await tokenize(b, '5555555555554444')).token as string;
       const key = randomUUID();
@@ -291,12 +291,12 @@ for (const engine of engines()) {
       assert.equal(okA.statusCode, 201, okA.body);
       assert.equal(okA.json<TransactionBody>().paymentIntentId, a.id);
       // And once spent, B's token refuses intent A's twin as well.
-      const c = await cardIntent();
+      const c = await newCardIntent();
       assertError(await confirm(c.id, randomUUID(), { token: tokenB }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
     });
 
     test('a replay with the same Idempotency-Key answers the same bytes and charges once', async () => {
-      const intent = await cardIntent({ amountCents: 12_345, installments: 3 });
+      const intent = await newCardIntent({ amountCents: 12_345, installments: 3 });
       const { token } = await tokenize(intent);
       const key = randomUUID();
       const first = await confirm(intent.id, key, { token });
@@ -330,7 +330,7 @@ for (const engine of engines()) {
       };
 
       test('a retry with the same key after the lease finishes from the acquirer record: 201, one charge', async () => {
-        const intent = await cardIntent({ amountCents: 20_000, installments: 2 });
+        const intent = await newCardIntent({ amountCents: 20_000, installments: 2 });
         const { token } = await tokenize(intent);
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);
@@ -362,7 +362,7 @@ for (const engine of engines()) {
       });
 
       test("the worker's recover step confirms the intent from the acquirer record; a retry then replays it", async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
+        const intent = await newCardIntent({ amountCents: 10_000 });
         const { token } = await tokenize(intent, '4111113111110002');
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);
@@ -396,7 +396,7 @@ for (const engine of engines()) {
       });
 
       test('approved and recovered by the worker: PAID with receivables, exactly one charge', async () => {
-        const intent = await cardIntent({ amountCents: 10_000, installments: 1 });
+        const intent = await newCardIntent({ amountCents: 10_000, installments: 1 });
         const { token } = await tokenize(intent);
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);
@@ -416,7 +416,7 @@ for (const engine of engines()) {
       });
 
       test('the vault spent the token but the acquirer never answered: a retry resumes and charges once', async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
+        const intent = await newCardIntent({ amountCents: 10_000 });
         const { token } = await tokenize(intent);
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);
@@ -432,7 +432,7 @@ for (const engine of engines()) {
       });
 
       test('the acquirer never answered and no retry came: the worker fails the intent, nothing charged', async () => {
-        const intent = await cardIntent({ amountCents: 10_000 });
+        const intent = await newCardIntent({ amountCents: 10_000 });
         const { token } = await tokenize(intent);
         const key = randomUUID();
         await diedAfterPhase1(intent.id, key, token);

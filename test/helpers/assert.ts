@@ -42,7 +42,7 @@ export function assertErrorBody(body: unknown): asserts body is ErrorBody {
 export const fieldsOf = (body: ErrorBody): string[] => (body.details ?? []).map((d) => d.field);
 
 /**
- * Checks an error response: the status, X-Request-Id (and on a 401
+ * Checks an error response: the status, X-Request-Id (and with UNAUTHORIZED
  * WWW-Authenticate: Bearer), a JSON body of the contract's shape with this code and, when `fields` is given, details naming each of them
  * (`exactly`: naming those and no other).
  */
@@ -56,7 +56,7 @@ export function assertError(
   assert.equal(res.statusCode, status, res.body);
   assert.match(String(res.headers['content-type']), /^application\/json/, res.body);
   assert.ok(res.headers['x-request-id'], 'every response carries X-Request-Id');
-  if (status === 401) assert.equal(res.headers['www-authenticate'], 'Bearer', 'a 401 names the Bearer scheme');
+  if (code === 'UNAUTHORIZED') assert.equal(res.headers['www-authenticate'], 'Bearer', 'UNAUTHORIZED names the Bearer scheme');
   const body = res.json();
   assertErrorBody(body);
   assert.equal(body.code, code, res.body);
