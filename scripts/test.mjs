@@ -2,9 +2,15 @@
 // Runs the whole suite with node's test runner (TypeScript through tsx).
 // Database tests run on PGlite always and on PostgreSQL when TEST_DATABASE_URL
 // is set; browser tests need Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
-import { spawnSync } from 'node:child_process';
+//
+// The test databases are migrated once here, before the runner starts: a PGlite
+// snapshot in a temporary folder and, with TEST_DATABASE_URL, a template
+// database with a unique name (see test/helpers/db.ts). Both are removed when
+// the run ends, however it ends.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tsImport } from 'tsx/esm/api';
 
 function collect(dir, out = []) {
   if (!fs.existsSync(dir)) return out;
@@ -38,9 +44,25 @@ if (!fs.existsSync(chromium)) {
   }
 }
 
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', ...files],
-  { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' } },
-);
-process.exit(result.status ?? 1);
+// Test files wait on child processes, PGlite's file system and the network as
+// much as on the CPU, so more files run at once than there are cores.
+const concurrency = process.env.TEST_CONCURRENCY ?? '4';
+
+const { prepareTestRun } = await tsImport('../test/helpers/db.ts', import.meta.url);
+const run = await prepareTestRun();
+let cleaned = false;
+async function cleanup() {
+  if (cleaned) return;
+  cleaned = true;
+  await run.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
+}
+
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, ...run.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
+});
+// Ctrl-C reaches the runner too (same process group); wait for it to end, then clean up.
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+const status = await new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+await cleanup();
+process.exit(status);

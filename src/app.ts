@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
 
   installErrorHandler(app, async (request) => request.idempotency?.release());
   await installOpenApi(app, API_VERSION);
-  installAuth(app, deps.config.env, services.companies.keyLookup);
+  installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
   installIdempotency(app, services.idempotency);
 

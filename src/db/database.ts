@@ -34,6 +34,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** Called with errors of idle pool clients (a restarted server), which must not crash the process. */
   onPoolError?: (err: Error) => void;
+  /**
+   * PGlite only: start from this data directory (a dumpDataDir() tarball)
+   * instead of running initdb; tests open an already-migrated copy this way.
+   */
+  loadDataDir?: Blob | undefined;
 }
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
@@ -58,7 +63,11 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
     dataDir = path.join(opts.dataDir, 'pglite');
     fs.mkdirSync(dataDir, { recursive: true });
   }
-  const pglite = await PGlite.create({ dataDir, parsers: { [INT8]: parseInt8, [DATE]: keepText } });
+  const pglite = await PGlite.create({
+    dataDir,
+    parsers: { [INT8]: parseInt8, [DATE]: keepText },
+    ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 }

@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../config.js';
+import type { Clock } from '../lib/clock.js';
 import { environmentOfKey, hashKey, looksLikeKey, type KeyLookup, type Scope } from '../modules/companies/index.js';
 import { AppError } from './errors.js';
 
@@ -27,18 +28,18 @@ declare module 'fastify' {
   }
 }
 
-const KEY_CACHE_MS = 2_000;
+export const KEY_CACHE_MS = 2_000;
 const KEY_CACHE_MAX = 10_000;
 
-export function installAuth(app: FastifyInstance, env: Environment, lookup: KeyLookup): void {
+export function installAuth(app: FastifyInstance, env: Environment, lookup: KeyLookup, clock: Clock): void {
   const cache = new Map<string, { at: number; value: Awaited<ReturnType<KeyLookup>> }>();
 
   async function find(hash: string) {
     const hit = cache.get(hash);
-    if (hit && Date.now() - hit.at < KEY_CACHE_MS) return hit.value;
+    if (hit && clock.now().getTime() - hit.at < KEY_CACHE_MS) return hit.value;
     const value = await lookup(hash);
     if (cache.size >= KEY_CACHE_MAX) cache.clear();
-    cache.set(hash, { at: Date.now(), value });
+    cache.set(hash, { at: clock.now().getTime(), value });
     return value;
   }
 

@@ -14,7 +14,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { DEMO } from '../../src/bootstrap.js';
 import { engines } from '../helpers/db.js';
-import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
+import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -30,13 +32,6 @@ async function createdDemoIntent(t: TestApp, payload: Json): Promise<Json> {
   assert.equal(res.statusCode, 201, res.body);
   assert.equal(res.headers['cache-control'], 'no-store');
   return res.json();
-}
-
-function assertError(res: { statusCode: number; json(): any; body: string }, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code, res.body);
-  if (field) assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
 }
 
 /** What the hosted fields page does in the browser: encrypt the card for the vault key, POST /tokenize. */

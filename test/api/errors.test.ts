@@ -8,45 +8,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { frameworkErrors, installErrorHandler } from '../../src/http/error-handler.js';
-import { BUYER, boletoIntent, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
-
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: { field: string; message: string }[];
-}
-
-/** The body is exactly {code, message[, details]} with the right types. */
-function assertErrorBody(body: unknown): asserts body is ErrorBody {
-  assert.ok(body && typeof body === 'object' && !Array.isArray(body), 'error body must be an object');
-  const keys = Object.keys(body).sort().join(',');
-  assert.ok(keys === 'code,message' || keys === 'code,details,message', `error body keys were ${keys}`);
-  const b = body as ErrorBody;
-  assert.match(b.code, /^[A-Z_]+$/);
-  assert.equal(typeof b.message, 'string');
-  assert.ok(b.message.length > 0);
-  if (b.details !== undefined) {
-    assert.ok(Array.isArray(b.details) && b.details.length > 0, 'details, when present, is a non-empty array');
-    for (const d of b.details) {
-      assert.deepEqual(Object.keys(d).sort(), ['field', 'message']);
-      assert.equal(typeof d.field, 'string');
-      assert.equal(typeof d.message, 'string');
-    }
-  }
-}
-
-function assertError(res: LightMyRequestResponse, status: number, code: string): ErrorBody {
-  assert.equal(res.statusCode, status, res.body);
-  assert.match(String(res.headers['content-type']), /^application\/json/);
-  assert.ok(res.headers['x-request-id'], 'every response carries X-Request-Id');
-  const body: unknown = res.json();
-  assertErrorBody(body);
-  assert.equal(body.code, code);
-  return body;
-}
-
-const fieldsOf = (body: ErrorBody): string[] => (body.details ?? []).map((d) => d.field);
+import { assertError, assertErrorBody, fieldsOf } from '../helpers/assert.js';
+import { BUYER, boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const INTENT_FIELDS = ['amountCents', 'paymentMethod', 'confirm', 'referenceId', 'buyer', 'splitRules', 'installments', 'description', 'metadata', 'pix', 'boleto'];
@@ -176,7 +141,7 @@ for (const engine of engines()) {
       assertError(await post(pixIntent({ amountCents: -5 })), 400, 'VALIDATION_ERROR');
       // Rejected by the service's own rules (CPF check digits), after the schema passed.
       assertError(await post(pixIntent({ buyer: { ...BUYER, document: '52998224724' } })), 400, 'VALIDATION_ERROR');
-      assertError(await post(pixIntent({ paymentMethod: 'CREDIT_CARD', confirm: true }), { 'idempotency-key': 'rejected-1' }), 400, 'VALIDATION_ERROR');
+      assertError(await post(cardIntent({ confirm: true }), { 'idempotency-key': 'rejected-1' }), 400, 'VALIDATION_ERROR');
       assert.equal(await countIntents(), before);
       const created = await post(pixIntent());
       assert.equal(created.statusCode, 201, created.body);

@@ -1,17 +1,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { newId } from '../../src/lib/ids.js';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { digitableLineToBarcode, validateDigitableLine } from '../../src/modules/boleto/index.js';
 import { parseBrCode, parseTlv, PIX_GUI } from '../../src/modules/pix/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
 import { settled } from '../helpers/outcome.js';
+import { startTestApp, runWorker, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
-const silentLogger = pino({ level: 'silent' });
 const FIVE_MINUTES = 5 * 60_000;
 
 type Json = Record<string, any>;
@@ -32,12 +31,6 @@ async function created(t: TestApp, body: Json): Promise<Json> {
   const res = await create(t, body);
   assert.equal(res.statusCode, 201, res.body);
   return res.json();
-}
-function assertError(res: { statusCode: number; json(): any; body: string }, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code);
-  if (field) assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
 }
 async function transactionRows(t: TestApp, intentId: string) {
   return t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', intentId).execute();
@@ -74,7 +67,7 @@ for (const engine of engines()) {
     });
 
     test('creating a card intent answers REQUIRES_TOKEN', async () => {
-      const intent = await created(t, pixIntent({ paymentMethod: 'CREDIT_CARD', installments: 3 }));
+      const intent = await created(t, cardIntent({ installments: 3 }));
       assert.equal(intent.status, 'REQUIRES_TOKEN');
       assert.equal(intent.installments, 3);
     });
@@ -152,11 +145,11 @@ for (const engine of engines()) {
     });
 
     test('confirm: true with a card is 400 VALIDATION_ERROR on field confirm', async () => {
-      assertError(await create(t, pixIntent({ paymentMethod: 'CREDIT_CARD', confirm: true })), 400, 'VALIDATION_ERROR', 'confirm');
+      assertError(await create(t, cardIntent({ confirm: true })), 400, 'VALIDATION_ERROR', 'confirm');
     });
 
     test('confirming a card intent without a token is 400 TOKEN_REQUIRED naming token, and the intent is untouched', async () => {
-      const intent = await created(t, pixIntent({ paymentMethod: 'CREDIT_CARD' }));
+      const intent = await created(t, cardIntent());
       assertError(await confirm(t, intent.id), 400, 'TOKEN_REQUIRED', 'token');
       assert.equal((await getIntent(t, intent.id)).json().status, 'REQUIRES_TOKEN');
       assert.equal((await transactionRows(t, intent.id)).length, 0);
@@ -232,7 +225,7 @@ for (const engine of engines()) {
         (await t.db.db.selectFrom('payment_intents').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
       assert.equal(await status(old.id), 'REQUIRES_CONFIRMATION'); // reads derive EXPIRED before any sweep
       assert.equal((await getIntent(t, old.id)).json().status, 'EXPIRED');
-      await runSteps(workerSteps({ db: t.db.db, clock: t.clock, services: t.services }), 0, silentLogger);
+      await runWorker(t);
       assert.equal(await status(old.id), 'EXPIRED');
       assert.equal(await status(fresh.id), 'REQUIRES_CONFIRMATION');
       assert.equal((await getIntent(t, old.id)).json().status, 'EXPIRED');

@@ -11,30 +11,17 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import pino from 'pino';
 import { isValidTaxId } from '../../src/lib/tax-id.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
 import { settled } from '../helpers/outcome.js';
+import { RECIPIENTS, SELLER_DOCUMENT, startTestApp, runWorker, workerStepsOf, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, cnpj, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Res = { statusCode: number; json(): any; body: string };
+type Res = { statusCode: number; json(): any; body: string; headers: Record<string, unknown> };
 
-const silentLogger = pino({ level: 'silent' });
 const [A, B] = RECIPIENTS as [string, string];
-
-/** A valid CNPJ from its first 12 digits (mod-11 check digits). */
-function cnpj(base12: string): string {
-  const digit = (digits: string) => {
-    const weights = digits.length === 12 ? [5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2] : [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2];
-    const sum = weights.reduce((s, w, i) => s + w * Number(digits[i]), 0);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const d1 = digit(base12);
-  return `${base12}${d1}${digit(base12 + d1)}`;
-}
 
 interface Seller {
   id: string;
@@ -99,13 +86,6 @@ async function getTransaction(s: Seller, id: string): Promise<Json> {
 
 async function linesOf(t: TestApp, transactionId: string) {
   return t.db.db.selectFrom('receivables').selectAll().where('transaction_id', '=', transactionId).orderBy('position').execute();
-}
-
-function assertError(res: Res, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code, res.body);
-  if (field) assert.ok(body.details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
 }
 
 const ids = (rows: Json[]) => rows.map((r) => r.id as string);
@@ -224,7 +204,9 @@ for (const engine of engines()) {
       assert.deepEqual(await trxOf('expectedOnFrom=2026-11-25&expectedOnTo=2026-11-26'), sorted([S2.id, S2.id, S2.id, S3.id]));
       assert.deepEqual(await trxOf('expectedOnFrom=2026-11-27&expectedOnTo=2026-11-24'), []);
       assert.deepEqual(await trxOf('expectedOnFrom=2026-11-28'), []);
-      for (const l of (await list(main, 'expectedOnFrom=2026-11-26')).data) assert.ok(l.expectedOn >= '2026-11-26');
+      const fromThe26th = (await list(main, 'expectedOnFrom=2026-11-26')).data;
+      assert.deepEqual(sorted(fromThe26th.map((l) => l.transactionId)), sorted([S3.id, S4.id, S4.id]), 'the lines due on 11-26 and 11-27');
+      for (const l of fromThe26th) assert.ok(l.expectedOn >= '2026-11-26', l.expectedOn);
       // All filters at once.
       const one = await list(main, `recipientDocument=${B}&status=PENDING&expectedOnFrom=2026-11-26&expectedOnTo=2026-11-30`);
       assert.equal(one.data.length, 1);
@@ -327,7 +309,7 @@ for (const engine of engines()) {
 
     test('the worker pays a line only once the São Paulo date reaches expectedOn, with paidAt = now', async () => {
       const s = await newSeller(t, 'Loja Worker Ltda');
-      const steps = workerSteps({ db: t.db.db, clock: t.clock, services: t.services });
+      const steps = workerStepsOf(t);
       t.clock.set('2026-03-02T15:00:00.000Z'); // Monday 12:00 in São Paulo → due Tuesday 03-03
       const first = await paidSale(s, pixIntent({ splitRules: [{ recipientDocument: A, type: 'PERCENTAGE', percentage: 10 }, { recipientDocument: B, type: 'FIXED', amountCents: 100 }] }));
       t.clock.set('2026-03-02T18:00:00.000Z'); // still Monday → due Tuesday too
@@ -342,12 +324,12 @@ for (const engine of engines()) {
       for (const at of ['2026-03-02T23:00:00.000Z', '2026-03-03T02:59:59.999Z']) {
         t.clock.set(at);
         assert.equal(await t.services.receivables.settleDue(), 0, at);
-        await runSteps(steps, 0, silentLogger);
+        await runWorker(t, steps);
         assert.deepEqual(await statuses(first), ['PENDING', 'PENDING', 'PENDING'], at);
       }
       // 03:00Z is midnight of Tuesday 03-03 in São Paulo: the worker loop pays the lines due that day, only those.
       t.clock.set('2026-03-03T03:00:00.000Z');
-      await runSteps(steps, 0, silentLogger);
+      await runWorker(t, steps);
       for (const trx of [first, second]) {
         const view = await getTransaction(s, trx.id);
         assert.ok(view.split.receivables.length > 0);

@@ -10,7 +10,9 @@ import assert from 'node:assert/strict';
 import { isValidTaxId } from '../../src/lib/tax-id.js';
 import { DEFAULT_FEE_PLAN } from '../../src/modules/fees/index.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
+import { RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, cpf, fixed, pct, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; json(): any; body: string };
@@ -19,32 +21,8 @@ const [A, B] = RECIPIENTS as [string, string]; // approved accounts of the test 
 const UNKNOWN = '12345678909'; // a valid CPF with no account
 const PENDING_ACCOUNT = '98765432100'; // a valid CPF whose account is created but not approved
 
-/** A valid CPF from its first 9 digits (mod-11 check digits). */
-function cpf(base9: string): string {
-  const digit = (digits: string, first: number) => {
-    let sum = 0;
-    for (let i = 0; i < digits.length; i++) sum += Number(digits[i]) * (first - i);
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  const d1 = digit(base9, 10);
-  const d2 = digit(base9 + d1, 11);
-  return `${base9}${d1}${d2}`;
-}
-
-const pct = (recipientDocument: string, percentage?: number): Json => ({ recipientDocument, type: 'PERCENTAGE', ...(percentage === undefined ? {} : { percentage }) });
-const fixed = (recipientDocument: string, amountCents?: number): Json => ({ recipientDocument, type: 'FIXED', ...(amountCents === undefined ? {} : { amountCents }) });
-
 function create(t: TestApp, body: Json) {
   return t.call({ method: 'POST', url: '/v2/payment-intents', payload: body });
-}
-function assertError(res: Res, status: number, code: string, fields: string[]): void {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json();
-  assert.equal(body.code, code, res.body);
-  const named = (body.details ?? []).map((d: { field: string }) => d.field);
-  for (const field of fields) assert.ok(named.includes(field), `details should name ${field}: ${res.body}`);
-  assert.ok(named.length > 0, `details should name a field: ${res.body}`);
 }
 /** Creates a confirmed sale (confirm: true) and pays it in the sandbox; returns [created, paid] transactions. */
 async function paidSale(t: TestApp, body: Json): Promise<[Json, Json]> {

@@ -1,14 +1,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pino from 'pino';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { engines } from '../helpers/db.js';
-import { boletoIntent, pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import { settled } from '../helpers/outcome.js';
-
-const silentLogger = pino({ level: 'silent' });
+import { startTestApp, type TestApp, productionEnv, runWorker } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
+import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -41,15 +39,6 @@ async function events(t: TestApp, transactionId: string, type: string): Promise<
   const rows = await t.db.db.selectFrom('events').select('body').where('transaction_id', '=', transactionId).where('type', '=', type).execute();
   return rows.map((r) => JSON.parse(r.body));
 }
-function runWorker(t: TestApp) {
-  return runSteps(workerSteps({ db: t.db.db, clock: t.clock, services: t.services }), 0, silentLogger);
-}
-function assertError(res: { statusCode: number; json(): any; body: string }, status: number, code: string, field?: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.json().code, code);
-  if (field) assert.ok(res.json().details?.some((d: { field: string }) => d.field === field), `details should name ${field}: ${res.body}`);
-}
-
 for (const engine of engines()) {
   describe(`transactions on ${engine}`, () => {
     let t: TestApp;

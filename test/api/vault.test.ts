@@ -11,7 +11,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import vm from 'node:vm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
-import pino from 'pino';
 import { newId } from '../../src/lib/ids.js';
 import {
   KEY_OVERLAP_MS,
@@ -22,11 +21,11 @@ import {
   internalBearer,
   signTicket,
 } from '../../src/modules/vault/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { assertError } from '../helpers/assert.js';
+import { cardIntent } from '../helpers/fixtures.js';
 
-const silentLogger = pino({ level: 'silent' });
 const INTENT_LIFETIME_MS = 5 * 60_000;
 
 interface VaultKeyView {
@@ -43,12 +42,6 @@ interface Card {
   expMonth?: unknown;
   expYear?: unknown;
   cvv?: unknown;
-}
-
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: { field: string; message: string }[];
 }
 
 /** A valid Visa, good through 2030 (the manual clock starts in November 2026). */
@@ -71,15 +64,6 @@ function luhnValid(digits: string): boolean {
 function withCheckDigit(body: string): string {
   for (let d = 0; d <= 9; d++) if (luhnValid(`${body}${d}`)) return `${body}${d}`;
   throw new Error('unreachable');
-}
-
-function assertError(res: LightMyRequestResponse, status: number, code: string, field?: string): ErrorBody {
-  assert.equal(res.statusCode, status, res.body);
-  const body = res.json<ErrorBody>();
-  assert.equal(body.code, code, res.body);
-  assert.deepEqual(Object.keys(body).filter((k) => !['code', 'message', 'details'].includes(k)), [], 'the error body has only code, message, details');
-  if (field !== undefined) assert.deepEqual(body.details?.map((d) => d.field), [field], res.body);
-  return body;
 }
 
 async function encryptCard(card: Card, jwk: VaultKeyView['jwk'] | JWK, kid = (jwk as { kid: string }).kid): Promise<string> {
@@ -111,8 +95,8 @@ function postTokenize(vaultApp: FastifyInstance, body: unknown, remoteAddress?: 
 }
 
 /** A card intent through the API; answers its id, ticket and expiry. */
-async function cardIntent(t: TestApp, overrides: Record<string, unknown> = {}): Promise<{ id: string; ticket: string; expiresAt: string }> {
-  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ paymentMethod: 'CREDIT_CARD', referenceId: `vault-${randomUUID()}`, ...overrides }) });
+async function createCardIntent(t: TestApp, overrides: Record<string, unknown> = {}): Promise<{ id: string; ticket: string; expiresAt: string }> {
+  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: cardIntent({ referenceId: `vault-${randomUUID()}`, ...overrides }) });
   assert.equal(res.statusCode, 201, res.body);
   const intent = res.json<{ id: string; status: string; expiresAt: string; cardTokenization: { ticket: string } }>();
   assert.equal(intent.status, 'REQUIRES_TOKEN');
@@ -134,11 +118,7 @@ for (const engine of engines()) {
       return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk) });
     };
     const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
-    const runStep = async (name: string) => {
-      const step = workerSteps({ db: t.db.db, clock: t.clock, services: t.services }).find((s) => s.name === name);
-      assert.ok(step, `worker step ${name}`);
-      await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
-    };
+    const runStep = (name: string) => runWorkerStep(t, name);
 
     test('GET /keys: the current key with its public JWK, cached 5 minutes', async () => {
       const res = await t.vaultApp.inject({ method: 'GET', url: '/keys' });
@@ -165,7 +145,7 @@ for (const engine of engines()) {
     });
 
     test('JWE round trip: a card encrypted with the /keys key tokenizes → 201 {token, brand, last4, expMonth, expYear} only', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const res = await tokenize(ticket);
       assert.equal(res.statusCode, 201, res.body);
       const body = res.json<Record<string, unknown>>();
@@ -186,7 +166,7 @@ for (const engine of engines()) {
       assert.deepEqual(keys[1]!.jwk, before.jwk, 'the previous key is listed unchanged');
 
       // A page loaded before the rotation encrypted with the previous key: still accepted.
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const old = await postTokenize(t.vaultApp, { ticket, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
       assert.equal(old.statusCode, 201, old.body);
       const fresh = await tokenize(ticket);
@@ -204,38 +184,38 @@ for (const engine of engines()) {
       assert.deepEqual(after.map((k) => [k.keyId, k.current]), [[newKid, true]]);
 
       // The retired key decrypts nothing any more.
-      const { ticket: ticket2 } = await cardIntent(t);
+      const { ticket: ticket2 } = await createCardIntent(t);
       const refused = await postTokenize(t.vaultApp, { ticket: ticket2, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
-      assertError(refused, 400, 'VALIDATION_ERROR', 'keyId');
+      assertError(refused, 400, 'VALIDATION_ERROR', 'keyId', { exactly: true });
       assert.equal((await tokenize(ticket2)).statusCode, 201, 'the current key still works');
     });
 
     test('the API hands out the key /keys lists first', async () => {
       const key = await currentKey(t.vaultApp);
-      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ paymentMethod: 'CREDIT_CARD' }) });
+      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: cardIntent() });
       assert.equal(res.statusCode, 201, res.body);
       assert.deepEqual(res.json<{ cardTokenization: { encryptionKey: unknown } }>().cardTokenization.encryptionKey, key.jwk);
     });
 
     test('an unknown keyId is 400 naming keyId', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
       const res = await postTokenize(t.vaultApp, { ticket, keyId: 'vk_unknown', encryptedCard: await encryptCard(VISA, key.jwk, 'vk_unknown') });
-      assertError(res, 400, 'VALIDATION_ERROR', 'keyId');
+      assertError(res, 400, 'VALIDATION_ERROR', 'keyId', { exactly: true });
     });
 
     test('a JWE whose kid differs from keyId is 400 naming encryptedCard', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
       const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, 'vk_other') });
-      assertError(res, 400, 'VALIDATION_ERROR', 'encryptedCard');
+      assertError(res, 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
     });
 
     test('garbage instead of a JWE is 400 naming encryptedCard', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
       for (const garbage of ['not-a-jwe', 'a.b.c.d.e', `${(await encryptCard(VISA, key.jwk)).slice(0, -4)}AAAA`]) {
-        assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: garbage }), 400, 'VALIDATION_ERROR', 'encryptedCard');
+        assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: garbage }), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
       }
     });
 
@@ -254,7 +234,7 @@ for (const engine of engines()) {
       ];
       for (const c of cases) {
         assert.ok(typeof c.card.number === 'string' && luhnValid(c.card.number) === (c.name !== 'Luhn failure'), c.name);
-        const { ticket } = await cardIntent(t);
+        const { ticket } = await createCardIntent(t);
         const res = await tokenize(ticket, c.card);
         const body = assertError(res, 400, 'VALIDATION_ERROR', c.field);
         assert.ok(body.message.length > 0, c.name);
@@ -266,8 +246,8 @@ for (const engine of engines()) {
     });
 
     test('a ticket expires with its intent: TICKET_EXPIRED (401) once the 5 minutes pass', async () => {
-      const a = await cardIntent(t);
-      const b = await cardIntent(t);
+      const a = await createCardIntent(t);
+      const b = await createCardIntent(t);
       t.clock.advance(INTENT_LIFETIME_MS - 1000);
       const last = await tokenize(a.ticket);
       assert.equal(last.statusCode, 201, `valid up to the last second: ${last.body}`);
@@ -277,22 +257,22 @@ for (const engine of engines()) {
     });
 
     test('a forged or malformed ticket is 400 naming ticket', async () => {
-      const { id, expiresAt } = await cardIntent(t);
+      const { id, expiresAt } = await createCardIntent(t);
       const forged = await signTicket(randomBytes(32), { intentId: id, companyId: t.companyId, expiresAt: new Date(expiresAt) });
-      assertError(await tokenize(forged), 400, 'VALIDATION_ERROR', 'ticket');
-      assertError(await tokenize('not.a.ticket'), 400, 'VALIDATION_ERROR', 'ticket');
-      const { ticket } = await cardIntent(t);
+      assertError(await tokenize(forged), 400, 'VALIDATION_ERROR', 'ticket', { exactly: true });
+      assertError(await tokenize('not.a.ticket'), 400, 'VALIDATION_ERROR', 'ticket', { exactly: true });
+      const { ticket } = await createCardIntent(t);
       const [header, payload, signature] = ticket.split('.');
       const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
       const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: id })).toString('base64url')}.${signature}`;
-      assertError(await tokenize(tampered), 400, 'VALIDATION_ERROR', 'ticket');
+      assertError(await tokenize(tampered), 400, 'VALIDATION_ERROR', 'ticket', { exactly: true });
     });
 
     test(`at most ${MAX_ATTEMPTS_PER_TICKET} attempts per ticket, bad cards included: the next is 429 RATE_LIMITED with Retry-After`, async () => {
-      const { ticket, expiresAt } = await cardIntent(t);
+      const { ticket, expiresAt } = await createCardIntent(t);
       assert.equal((await tokenize(ticket)).statusCode, 201);
       for (let i = 1; i < MAX_ATTEMPTS_PER_TICKET; i++) {
-        assertError(await tokenize(ticket, { ...VISA, cvv: '12' }), 400, 'VALIDATION_ERROR', 'cvv');
+        assertError(await tokenize(ticket, { ...VISA, cvv: '12' }), 400, 'VALIDATION_ERROR', 'cvv', { exactly: true });
       }
       const limited = await tokenize(ticket);
       assertError(limited, 429, 'RATE_LIMITED');
@@ -301,11 +281,11 @@ for (const engine of engines()) {
       assert.ok(retryAfter <= Math.ceil((Date.parse(expiresAt) - t.clock.now().getTime()) / 1000));
       assertError(await tokenize(ticket), 429, 'RATE_LIMITED');
       // Another intent's ticket is not affected.
-      assert.equal((await tokenize((await cardIntent(t)).ticket)).statusCode, 201);
+      assert.equal((await tokenize((await createCardIntent(t)).ticket)).statusCode, 201);
     });
 
     test('a body over 16 KiB is 413 PAYLOAD_TOO_LARGE', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
       const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: 'x'.repeat(17 * 1024) });
       assertError(res, 413, 'PAYLOAD_TOO_LARGE');
@@ -313,20 +293,20 @@ for (const engine of engines()) {
       const overhead = Buffer.byteLength(JSON.stringify({ ticket, keyId: key.keyId, encryptedCard: '' }));
       const under = JSON.stringify({ ticket, keyId: key.keyId, encryptedCard: 'x'.repeat(16 * 1024 - overhead) });
       assert.equal(Buffer.byteLength(under), 16 * 1024);
-      assertError(await postTokenize(t.vaultApp, under), 400, 'VALIDATION_ERROR', 'encryptedCard');
+      assertError(await postTokenize(t.vaultApp, under), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
     });
 
     test('an unknown body field, a missing field or malformed JSON is 400', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
       const encryptedCard = await encryptCard(VISA, key.jwk);
-      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard, cvv: '123' }), 400, 'VALIDATION_ERROR', 'cvv');
-      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId }), 400, 'VALIDATION_ERROR', 'encryptedCard');
+      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard, cvv: '123' }), 400, 'VALIDATION_ERROR', 'cvv', { exactly: true });
+      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId }), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
       assertError(await postTokenize(t.vaultApp, '{"ticket":'), 400, 'VALIDATION_ERROR');
     });
 
     test('card data at rest: the sealed columns hold neither the number nor the CVV in plaintext', async () => {
-      const { id, ticket } = await cardIntent(t);
+      const { id, ticket } = await createCardIntent(t);
       const card = { ...VISA, number: '5555555555554444', cvv: '826', holderName: 'JOAO PEREIRA' };
       const res = await tokenize(ticket, card);
       assert.equal(res.statusCode, 201, res.body);
@@ -353,7 +333,7 @@ for (const engine of engines()) {
     });
 
     test('the CVV is erased once a confirm used the token', async () => {
-      const { id, ticket } = await cardIntent(t);
+      const { id, ticket } = await createCardIntent(t);
       const res = await tokenize(ticket);
       const { token } = res.json<{ token: string }>();
       assert.ok((await tokenRow(token)).cvv_sealed);
@@ -367,7 +347,7 @@ for (const engine of engines()) {
     });
 
     test('the CVV of an unused token is erased by the worker once its intent expired', async () => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const res = await tokenize(ticket);
       const { token } = res.json<{ token: string }>();
       await runStep('erase-expired-cvvs');
@@ -427,7 +407,7 @@ for (const engine of engines()) {
       assertError(await post(`Bearer ${internalBearer(randomBytes(32))}`), 401, 'UNAUTHORIZED');
       assertError(await post(`Bearer ${t.key}`), 401, 'UNAUTHORIZED');
       // With the bearer, the route answers (an unknown token charged nothing).
-      assertError(await post(`Bearer ${internalBearer(t.deps.internalKey)}`), 400, 'VALIDATION_ERROR', 'token');
+      assertError(await post(`Bearer ${internalBearer(t.deps.internalKey)}`), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
     });
   });
 
@@ -457,7 +437,7 @@ for (const engine of engines()) {
     });
 
     const tokenizeFrom = async (ip: string) => {
-      const { ticket } = await cardIntent(t);
+      const { ticket } = await createCardIntent(t);
       const key = await currentKey(vaultApp);
       return postTokenize(vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk) }, ip);
     };

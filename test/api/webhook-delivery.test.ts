@@ -9,10 +9,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { engines } from '../helpers/db.js';
-import { pixIntent, startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
+import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
 import { isDomainError } from '../../src/lib/domain-error.js';
 import { settled } from '../helpers/outcome.js';
+import { assertError } from '../helpers/assert.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 type Res = { statusCode: number; body: string; json(): any };
@@ -45,11 +47,6 @@ class FakeSender implements Sender {
     const answer = this.scripts.get(url);
     return answer ? answer(this.to(url).length) : { statusCode: 200 };
   }
-}
-
-function assertError(res: Res, status: number, code: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.json().code, code, res.body);
 }
 
 function expectedSignature(secret: string, timestamp: string, body: string): string {

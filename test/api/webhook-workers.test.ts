@@ -16,7 +16,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Db } from '../../src/db/database.js';
 import { DELIVERY_LEASE_MS, type DeliveryWorker, type Sender, type SendResult } from '../../src/modules/webhooks/index.js';
 import { engines } from '../helpers/db.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 

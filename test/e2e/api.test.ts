@@ -9,7 +9,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { boletoBody, idemKey, pixBody, startServer, type TestServer } from '../helpers/server.js';
+import { idemKey, startServer, type TestServer } from '../helpers/server.js';
+import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -63,8 +64,8 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
     const created: Json[] = [];
     for (let i = 0; i < 9; i++) {
       const body = i % 3 === 2
-        ? boletoBody({ amountCents: 1_000 + i, referenceId: `list-ref-${i % 3}`, confirm: true })
-        : pixBody({ amountCents: 1_000 + i, referenceId: `list-ref-${i % 3}`, confirm: true });
+        ? boletoIntent({ amountCents: 1_000 + i, referenceId: `list-ref-${i % 3}`, confirm: true })
+        : pixIntent({ amountCents: 1_000 + i, referenceId: `list-ref-${i % 3}`, confirm: true });
       const res = await call('/v2/payment-intents', { body });
       assert.equal(res.status, 201, JSON.stringify(res.json));
       created.push(res.json.transaction);
@@ -124,7 +125,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
   });
 
   test('GET intent, cancel an unconfirmed intent (200 CANCELED), expiresAt = createdAt + 300 000 ms', async () => {
-    const created = await call('/v2/payment-intents', { body: pixBody({ referenceId: 'cancel-me' }) });
+    const created = await call('/v2/payment-intents', { body: pixIntent({ referenceId: 'cancel-me' }) });
     assert.equal(created.status, 201);
     assert.equal(Date.parse(created.json.expiresAt) - Date.parse(created.json.createdAt), 300_000);
     assert.match(created.json.expiresAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
@@ -148,7 +149,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
     assert.equal((await listAll({ referenceId: 'cancel-me' }, 100)).length, 0, 'a canceled intent made no transaction');
 
     // Every intent lives exactly 5 minutes, whatever the method.
-    for (const body of [boletoBody({ referenceId: 'lifetime-boleto' }), { ...pixBody({ referenceId: 'lifetime-pix' }) }]) {
+    for (const body of [boletoIntent({ referenceId: 'lifetime-boleto' }), { ...pixIntent({ referenceId: 'lifetime-pix' }) }]) {
       const r = await call('/v2/payment-intents', { body });
       assert.equal(r.status, 201);
       assert.equal(Date.parse(r.json.expiresAt) - Date.parse(r.json.createdAt), 300_000);
@@ -163,7 +164,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
   test('Idempotent replay: same POST with confirm: true and same key → same status and bytes, Idempotent-Replayed, one transaction', async () => {
     const before = (await listAll({}, 100)).length;
     const key = idemKey('replay');
-    const body = pixBody({ amountCents: 7_777, referenceId: 'replay-ref', confirm: true });
+    const body = pixIntent({ amountCents: 7_777, referenceId: 'replay-ref', confirm: true });
 
     const first = await server.api('/v2/payment-intents', { body, headers: { 'idempotency-key': key } });
     const firstBytes = Buffer.from(await first.arrayBuffer());
@@ -189,7 +190,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
     assert.equal((await listAll({}, 100)).length, before + 1);
 
     // Confirm (two steps) replays the same way.
-    const pending = await call('/v2/payment-intents', { body: pixBody({ referenceId: 'replay-confirm' }) });
+    const pending = await call('/v2/payment-intents', { body: pixIntent({ referenceId: 'replay-confirm' }) });
     const confirmKey = idemKey('replay-confirm');
     const c1 = await server.api(`/v2/payment-intents/${pending.json.id}/confirm`, { method: 'POST', headers: { 'idempotency-key': confirmKey } });
     const c1Bytes = Buffer.from(await c1.arrayBuffer());
@@ -205,7 +206,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
   test('No API key → 401 UNAUTHORIZED with WWW-Authenticate: Bearer', async () => {
     for (const [method, path, body] of [
       ['GET', '/v2/transactions', undefined],
-      ['POST', '/v2/payment-intents', JSON.stringify(pixBody())],
+      ['POST', '/v2/payment-intents', JSON.stringify(pixIntent())],
     ] as const) {
       const res = await fetch(`${server.url}${path}`, { method, body, headers: body ? { 'content-type': 'application/json' } : {} });
       assert.equal(res.status, 401, `${method} ${path}`);
@@ -223,7 +224,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
 
   test('Amount 50200 → 502 PROVIDER_ERROR and the intent is FAILED; no transaction', async () => {
     // Two steps: the intent id is known, so its FAILED state can be read back.
-    const created = await call('/v2/payment-intents', { body: pixBody({ amountCents: 50_200, referenceId: 'silent-two-step' }) });
+    const created = await call('/v2/payment-intents', { body: pixIntent({ amountCents: 50_200, referenceId: 'silent-two-step' }) });
     assert.equal(created.status, 201);
     const key = idemKey('silent');
     const confirm = await call(`/v2/payment-intents/${created.json.id}/confirm`, { method: 'POST', key });
@@ -242,8 +243,8 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
 
     // One call with confirm: true, Pix and boleto.
     for (const body of [
-      pixBody({ amountCents: 50_200, referenceId: 'silent-one-call', confirm: true }),
-      boletoBody({ amountCents: 50_200, referenceId: 'silent-one-call-boleto', confirm: true }),
+      pixIntent({ amountCents: 50_200, referenceId: 'silent-one-call', confirm: true }),
+      boletoIntent({ amountCents: 50_200, referenceId: 'silent-one-call-boleto', confirm: true }),
     ]) {
       const res = await call('/v2/payment-intents', { body, key: idemKey('silent-one') });
       assert.equal(res.status, 502, JSON.stringify(res.json));
@@ -256,8 +257,8 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
   });
 
   for (const [label, body] of [
-    ['Pix', pixBody({ referenceId: 'race-pix' })],
-    ['boleto', boletoBody({ referenceId: 'race-boleto' })],
+    ['Pix', pixIntent({ referenceId: 'race-pix' })],
+    ['boleto', boletoIntent({ referenceId: 'race-boleto' })],
   ] as const) {
     test(`${label}: 50 concurrent confirms with 50 different keys → one 201, 49 × 409 INTENT_ALREADY_PROCESSED, one transaction`, async () => {
       const created = await server.api('/v2/payment-intents', { body });
@@ -291,7 +292,7 @@ describe('e2e: transactions, intents, idempotency, errors and concurrency over H
 
   test('20 concurrent identical creates with confirm: true and one key → never two charges; replays are byte-identical', async () => {
     const key = idemKey('twins');
-    const body = JSON.stringify(pixBody({ referenceId: 'race-twins', confirm: true, amountCents: 3_333 }));
+    const body = JSON.stringify(pixIntent({ referenceId: 'race-twins', confirm: true, amountCents: 3_333 }));
     const answers = await Promise.all(
       Array.from({ length: 20 }, async () => {
         const res = await fetch(`${server.url}/v2/payment-intents`, {

@@ -1,6 +1,6 @@
 /**
  * E2E lifecycle of `svc serve` as an operator sees it:
- *  - first start prints the demo company, its two approved recipient
+ *  - first start, on an empty database, migrates it and prints the demo company, its two approved recipient
  *    accounts and a `svc_test_` key (also in DATA_DIR/sandbox-key.txt);
  *  - a restart on the same DATA_DIR / DATABASE_URL keeps the key and the
  *    data, and creates no second demo company;
@@ -13,7 +13,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { pixBody, pollEverySecond, startServer, withDatabase, type Deployment, type TestServer } from '../helpers/server.js';
+import { pollEverySecond, startServer, withDatabase, type Deployment, type TestServer } from '../helpers/server.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -47,7 +48,8 @@ async function status(server: TestServer, key: string): Promise<number> {
 
 test('first start, restart on the same data, key revocation by the operator CLI, graceful SIGTERM', async (t) => {
   // ---- first start --------------------------------------------------------
-  const first = await startServer({ env: { RATE_LIMIT_PER_SECOND: '1000' } });
+  // An empty database, as a first installation has: this start creates the schema (other e2e tests start migrated).
+  const first = await startServer({ migrated: false, env: { RATE_LIMIT_PER_SECOND: '1000' } });
   live = first;
   deployment = first.deployment;
   const out = first.stdout();
@@ -61,7 +63,7 @@ test('first start, restart on the same data, key revocation by the operator CLI,
     assert.equal(fs.statSync(path.join(first.dataDir, 'sandbox-key.txt')).mode & 0o777, 0o600, 'the key file is private');
   }
 
-  const created = await first.api('/v2/payment-intents', { body: pixBody({ amountCents: 2_500, referenceId: 'survives-restart', confirm: true }) });
+  const created = await first.api('/v2/payment-intents', { body: pixIntent({ amountCents: 2_500, referenceId: 'survives-restart', confirm: true }) });
   assert.equal(created.status, 201);
   const intent = (await created.json()) as Json;
   const trxBefore = (await (await first.api(`/v2/transactions/${intent.transactionId}`)).json()) as Json;

@@ -34,6 +34,7 @@ import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { sql } from 'kysely';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { freePort, idemKey, startServer, withDatabase, type TestServer } from '../helpers/server.js';
+import { CARD_BUYER } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -43,7 +44,6 @@ const CARDS = {
   silent: { number: '4111113111110119', cvv: '915', last4: '0119' },
 } as const;
 const EVENT_TYPES = ['transaction.created', 'transaction.paid', 'transaction.canceled'];
-const BUYER = { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' };
 
 const spaced = (n: string) => n.replace(/(\d{4})(?=\d)/g, '$1 ');
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -125,7 +125,7 @@ async function vault(pathname: string, body?: unknown): Promise<{ status: number
 /** Intent → JWE in Node → POST /tokenize → confirm. Returns the confirm answer and the intent. */
 async function pay(card: { number: string; cvv: string; last4: string }, label: string): Promise<{ confirm: { status: number; json: Json }; intentId: string }> {
   const created = await api('/v2/payment-intents', {
-    body: { amountCents: 12_345, paymentMethod: 'CREDIT_CARD', referenceId: `secrets-${label}`, buyer: BUYER },
+    body: { amountCents: 12_345, paymentMethod: 'CREDIT_CARD', referenceId: `secrets-${label}`, buyer: CARD_BUYER },
     key: idemKey(`create-${label}`),
   });
   assert.equal(created.status, 201, JSON.stringify(created.json));

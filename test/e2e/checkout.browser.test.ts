@@ -36,13 +36,13 @@ import { after, before, describe, test } from 'node:test';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { freePort, idemKey, startServer, type TestServer } from '../helpers/server.js';
+import { CARD_BUYER } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const INTERNAL_KEY = randomBytes(32);
-const BUYER = { name: 'Maria da Silva', document: '52998224725', email: 'maria@example.com' };
 const APPROVED = { number: '4111111111111111', expiry: '1230', cvv: '123', holder: 'Maria da Silva' };
 const REFUSED = { number: '4111113111110002', expiry: '1230', cvv: '123', holder: 'Joao Pereira' };
 
@@ -148,7 +148,7 @@ describe('e2e checkout: seller page + real vault + real API in Chromium', { skip
           const input = await readJson(req);
           sellerInbox.push({ route: 'checkout', input });
           const created = await sellerApi('/v2/payment-intents', {
-            amountCents: 15_000, paymentMethod: 'CREDIT_CARD', referenceId: `order-${sellerInbox.length}`, buyer: BUYER,
+            amountCents: 15_000, paymentMethod: 'CREDIT_CARD', referenceId: `order-${sellerInbox.length}`, buyer: CARD_BUYER,
           }, idemKey('seller-create'));
           assert.equal(created.status, 201, JSON.stringify(created.body));
           const t = created.body.cardTokenization as Json;

@@ -14,7 +14,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
-import { boletoBody, idemKey, pixBody, startServer, type TestServer } from '../helpers/server.js';
+import { idemKey, startServer, type TestServer } from '../helpers/server.js';
+import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
 
 // jsqr is CommonJS; under NodeNext its default import is typed as the module object.
 const jsQR = jsQRModule.default;
@@ -214,7 +215,7 @@ describe('e2e: Pix and boleto over HTTP', () => {
 
   test('Pix: create → confirm (Idempotency-Key) → PENDING with a valid BR Code and QR image → sandbox pay → PAID', async () => {
     const amountCents = 100_001;
-    const created = await post('/v2/payment-intents', pixBody({ amountCents, referenceId: 'e2e-pix-two-step', pix: { expiresInSeconds: 900 } }));
+    const created = await post('/v2/payment-intents', pixIntent({ amountCents, referenceId: 'e2e-pix-two-step', pix: { expiresInSeconds: 900 } }));
     assert.equal(created.status, 201);
     assert.match(created.json.id, /^pi_/);
     assert.equal(created.json.status, 'REQUIRES_CONFIRMATION');
@@ -258,7 +259,7 @@ describe('e2e: Pix and boleto over HTTP', () => {
 
   test('Pix: confirm: true in one call → CONFIRMED intent carrying the PENDING transaction → pay → PAID', async () => {
     const amountCents = 4_250;
-    const res = await post('/v2/payment-intents', pixBody({ amountCents, referenceId: 'e2e-pix-one-call', confirm: true }), idemKey('pix-one'));
+    const res = await post('/v2/payment-intents', pixIntent({ amountCents, referenceId: 'e2e-pix-one-call', confirm: true }), idemKey('pix-one'));
     assert.equal(res.status, 201, JSON.stringify(res.json));
     assert.equal(res.json.status, 'CONFIRMED');
     const trx = res.json.transaction as Json;
@@ -274,7 +275,7 @@ describe('e2e: Pix and boleto over HTTP', () => {
     assert.ok(Math.abs(lifetime - 3_600_000) <= 1_000, `default pix lifetime is 3600 s (got ${lifetime} ms)`);
 
     // Each dynamic code points at its own charge.
-    const other = await post('/v2/payment-intents', pixBody({ amountCents, referenceId: 'e2e-pix-one-call-2', confirm: true }));
+    const other = await post('/v2/payment-intents', pixIntent({ amountCents, referenceId: 'e2e-pix-one-call-2', confirm: true }));
     assert.equal(other.status, 201);
     assert.notEqual(assertDynamicPixBrCode(other.json.transaction.paymentDetails.pix.qrCode, amountCents).location, location);
 
@@ -288,7 +289,7 @@ describe('e2e: Pix and boleto over HTTP', () => {
   test('Boleto: create (dueDate) → confirm → PENDING with a valid line and barcode → pay → PAID', async () => {
     const amountCents = 123_456;
     const dueDate = addDays(saoPauloToday(), 10);
-    const created = await post('/v2/payment-intents', boletoBody({ amountCents, referenceId: 'e2e-boleto-two-step', boleto: { dueDate } }));
+    const created = await post('/v2/payment-intents', boletoIntent({ amountCents, referenceId: 'e2e-boleto-two-step', boleto: { dueDate } }));
     assert.equal(created.status, 201, JSON.stringify(created.json));
     assert.equal(created.json.status, 'REQUIRES_CONFIRMATION');
 
@@ -318,7 +319,7 @@ describe('e2e: Pix and boleto over HTTP', () => {
   test('Boleto: confirm: true in one call, default due date today + 3 (São Paulo); flat fee 349', async () => {
     const amountCents = 500;
     const todayBefore = saoPauloToday();
-    const res = await post('/v2/payment-intents', boletoBody({ amountCents, referenceId: 'e2e-boleto-one-call', confirm: true }), idemKey('boleto-one'));
+    const res = await post('/v2/payment-intents', boletoIntent({ amountCents, referenceId: 'e2e-boleto-one-call', confirm: true }), idemKey('boleto-one'));
     const todayAfter = saoPauloToday();
     assert.equal(res.status, 201, JSON.stringify(res.json));
     assert.equal(res.json.status, 'CONFIRMED');

@@ -10,7 +10,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { BUYER, createDeployment, runCli, startServer, type Deployment, type TestServer } from '../helpers/server.js';
+import { createDeployment, runCli, startServer, type Deployment, type TestServer } from '../helpers/server.js';
+import { BUYER } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 

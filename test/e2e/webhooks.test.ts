@@ -28,7 +28,6 @@
  *     logged as one attempt, both workers taking part.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -39,23 +38,27 @@ import { pathToFileURL } from 'node:url';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
 import {
+  LaunchError,
   REPO_ROOT,
+  apiClient,
   childEnv,
   e2eEngine,
   freePort,
   idemKey,
-  pixBody,
+  spawnSvc,
   startServer,
+  waitUntilReady,
   withDatabase,
   type Deployment,
   type ExitInfo,
+  type SvcProcess,
   type TestServer,
 } from '../helpers/server.js';
+import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 type Api = (pathname: string, init?: { method?: string; headers?: Record<string, string>; body?: unknown }) => Promise<Response>;
 
-const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 const SIGNATURE_TOLERANCE_S = 300;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -144,59 +147,17 @@ function assertSignedByReadme(verify: VerifyWebhook, req: ReceivedRequest, secre
 
 // ---- processes ------------------------------------------------------------
 
-interface RoleProcess {
+interface RoleProcess extends SvcProcess {
   role: string;
-  child: ChildProcess;
-  pid: number;
-  exited: Promise<ExitInfo>;
-  output(): string;
-  /** SIGTERM and wait (SIGKILL after 15 s). */
-  stop(): Promise<ExitInfo>;
 }
 
 function spawnRole(role: 'api' | 'worker', deployment: Deployment, extra: Record<string, string>): RoleProcess {
-  const child = spawn(process.execPath, [SVC, role], { cwd: REPO_ROOT, env: childEnv(deployment, extra), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  let exitInfo: ExitInfo | undefined;
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => {
-      exitInfo = { code, signal };
-      resolve(exitInfo);
-    });
-  });
-  const proc: RoleProcess = {
-    role,
-    child,
-    pid: child.pid!,
-    exited,
-    output: () => out,
-    async stop() {
-      if (!exitInfo) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const info = await exited;
-      clearTimeout(timer);
-      return info;
-    },
-  };
+  const proc = spawnSvc([role], childEnv(deployment, extra));
   cleanups.push(async () => {
-    if (!exitInfo) child.kill('SIGKILL');
-    await exited;
+    if (!proc.exitInfo()) proc.child.kill('SIGKILL');
+    await proc.exited;
   });
-  return proc;
-}
-
-function apiClient(baseUrl: string, key: string): Api {
-  return (pathname, init = {}) => {
-    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(init.headers ?? {}) };
-    let body: string | undefined;
-    if (init.body !== undefined) {
-      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    return fetch(`${baseUrl}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
-  };
+  return { ...proc, role };
 }
 
 /** `svc api` on a free port, ready when /readyz answers. */
@@ -205,19 +166,12 @@ async function startApi(deployment: Deployment, key: string, extra: Record<strin
     const port = await freePort();
     const proc = spawnRole('api', deployment, { ...extra, HOST: '127.0.0.1', PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 60_000;
-    let exitInfo: ExitInfo | undefined;
-    void proc.exited.then((info) => (exitInfo = info));
-    for (;;) {
-      if (exitInfo) break;
-      if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { ...proc, url, api: apiClient(url, key) };
-      if (Date.now() > deadline) {
-        await proc.stop();
-        throw new Error(`svc api was not ready within 60 s\n${proc.output()}`);
-      }
-      await sleep(100);
+    try {
+      await waitUntilReady(proc, url);
+      return { ...proc, url, api: apiClient(url, key) };
+    } catch (err) {
+      if (!(err instanceof LaunchError && err.portTaken) || attempt >= 2) throw err;
     }
-    if (!/EADDRINUSE/.test(proc.output()) || attempt >= 2) throw new Error(`svc api exited (${JSON.stringify(exitInfo)})\n${proc.output()}`);
   }
 }
 
@@ -341,7 +295,7 @@ async function register(api: Api, url: string, events: string[]): Promise<Json> 
 
 /** A Pix intent confirmed at creation: one transaction.created event. */
 async function confirmedPix(api: Api, referenceId: string): Promise<Json> {
-  const intent = await json(await api('/v2/payment-intents', { body: pixBody({ referenceId, confirm: true }), headers: { 'idempotency-key': idemKey(referenceId) } }), 201);
+  const intent = await json(await api('/v2/payment-intents', { body: pixIntent({ referenceId, confirm: true }), headers: { 'idempotency-key': idemKey(referenceId) } }), 201);
   assert.equal(intent.status, 'CONFIRMED');
   return intent.transaction as Json;
 }
@@ -386,7 +340,7 @@ test('over HTTPS: transaction.created then transaction.paid, signed, equal to th
   // Step 1: create and confirm → transaction.created with the PENDING snapshot.
   // The receiver holds that request 1 s before answering: a slow 2xx within the 10 s is success.
   receiver.queue({ hang: true });
-  const intent = await json(await api('/v2/payment-intents', { body: pixBody({ referenceId: 'webhook-https' }) }), 201);
+  const intent = await json(await api('/v2/payment-intents', { body: pixIntent({ referenceId: 'webhook-https' }) }), 201);
   const confirmed = await json(await api(`/v2/payment-intents/${intent.id}/confirm`, { method: 'POST', headers: { 'idempotency-key': idemKey('whk-confirm') } }), 201);
   assert.equal(confirmed.status, 'PENDING');
   const pendingRead = await json(await api(`/v2/transactions/${confirmed.id}`), 200);
@@ -500,12 +454,10 @@ test('without WEBHOOK_ALLOW_LOOPBACK loopback URLs are 422 WEBHOOK_URL_INVALID; 
     HOST: '127.0.0.1',
     PORT: String(await freePort()),
   });
-  const child = spawn(process.execPath, [SVC, 'serve'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdout!.resume();
-  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  const [code, signal] = (await new Promise((resolve) => child.once('exit', (...args) => resolve(args)))) as [number | null, string | null];
+  const child = spawnSvc(['serve'], env);
+  const killer = setTimeout(() => child.child.kill('SIGKILL'), 30_000);
+  const { code, signal } = await child.exited;
+  const stderr = child.stderr();
   clearTimeout(killer);
   assert.equal(signal, null, 'it exits by itself (not killed after 30 s)');
   assert.notEqual(code, 0, 'non-zero exit code');

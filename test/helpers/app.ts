@@ -2,6 +2,7 @@
  * A complete API over a fresh test database, driven with `inject`, with a
  * manual clock so tests move time (expiry, payment windows) without sleeping.
  */
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, buildServices, type AppDeps, type Services } from '../../src/app.js';
@@ -13,6 +14,8 @@ import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/ind
 import { buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/bootstrap.js';
+import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
+import pino from 'pino';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
 import { settled } from './outcome.js';
 
@@ -98,17 +101,21 @@ export function productionEnv(): Record<string, string> {
   return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
 }
 
-export const BUYER = {
-  name: 'Maria da Silva',
-  document: '52998224725',
-  email: 'maria@example.com',
-  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
-};
+const silentLogger = pino({ level: 'silent' });
 
-export function pixIntent(overrides: Record<string, unknown> = {}) {
-  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-1', buyer: BUYER, ...overrides };
+/** The worker's steps over this app's database, clock and services. */
+export function workerStepsOf(t: TestApp): WorkerStep[] {
+  return workerSteps({ db: t.db.db, clock: t.clock, services: t.services });
 }
 
-export function boletoIntent(overrides: Record<string, unknown> = {}) {
-  return { amountCents: 10_000, paymentMethod: 'BOLETO', referenceId: 'order-2', buyer: BUYER, ...overrides };
+/** One round of the worker: every step once (`steps`: the same steps again, to keep their state). */
+export function runWorker(t: TestApp, steps: WorkerStep[] = workerStepsOf(t)): Promise<void> {
+  return runSteps(steps, 0, silentLogger);
+}
+
+/** Runs the worker step `name` once. */
+export async function runWorkerStep(t: TestApp, name: string): Promise<void> {
+  const step = workerStepsOf(t).find((s) => s.name === name);
+  assert.ok(step, `worker step ${name}`);
+  await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
 }

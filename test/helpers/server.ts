@@ -4,11 +4,18 @@
  *
  * Each server gets a free port, a temporary DATA_DIR, and a database of its
  * own: a fresh PostgreSQL database (createPostgresDatabase) when
- * TEST_DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR. The
+ * TEST_DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR. Both
+ * start already migrated (a copy of the run's migrated database), so a start
+ * costs no initdb; the server still runs its migrations, which find nothing
+ * to do. `createDeployment({ migrated: false })` gives an empty one, as a
+ * first installation has. The
  * sandbox key is read from DATA_DIR/sandbox-key.txt once the first-start demo
  * is printed. `stop()` sends SIGTERM, waits for the exit, then drops the
  * database and removes DATA_DIR; `stop({ keep: true })` leaves both in place
  * so `startServer({ reuse })` can start the same deployment again.
+ *
+ * Every `svc` process of the tests (serve, api, worker) is spawned by
+ * spawnSvc; one-shot operator commands run through runCli.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,12 +25,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { createPostgresDatabase } from './db.js';
+import { createPostgresDatabase, seedPgliteDataDir } from './db.js';
 
 const execFileAsync = promisify(execFile);
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
+export const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -77,7 +84,20 @@ export interface TestServer {
   cli(...args: string[]): Promise<CliResult>;
 }
 
-interface ApiInit {
+/** fetch on `baseUrl` with `key` as the bearer; a body is sent as JSON (strings as given). */
+export function apiClient(baseUrl: string, key: string): (pathname: string, init?: ApiInit) => Promise<Response> {
+  return (pathname, init = {}) => {
+    const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(init.headers ?? {}) };
+    let body: string | undefined;
+    if (init.body !== undefined) {
+      body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    return fetch(`${baseUrl}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  };
+}
+
+export interface ApiInit {
   method?: string;
   headers?: Record<string, string>;
   /** A value to send as JSON (strings are sent as given). */
@@ -89,6 +109,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Start again on the data of an earlier (stopped with keep) server. */
   reuse?: Deployment;
+  /** A new deployment's database starts empty (first installation) instead of migrated. */
+  migrated?: boolean;
 }
 
 const running = new Set<ChildProcess>();
@@ -108,10 +130,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function createDeployment(): Promise<Deployment> {
+/**
+ * A DATA_DIR and a database for servers to run on: migrated unless
+ * `migrated: false`, in which case the first server start creates the schema.
+ */
+export async function createDeployment(opts: { migrated?: boolean } = {}): Promise<Deployment> {
+  const migrated = opts.migrated ?? true;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
   if (e2eEngine() === 'postgres') {
-    const created = await createPostgresDatabase();
+    const created = await createPostgresDatabase({ migrated });
     return {
       engine: 'postgres',
       dataDir,
@@ -122,6 +149,7 @@ export async function createDeployment(): Promise<Deployment> {
       },
     };
   }
+  if (migrated) await seedPgliteDataDir(dataDir);
   return {
     engine: 'pglite',
     dataDir,
@@ -183,7 +211,7 @@ export async function withDatabase<T>(deployment: Deployment, fn: (db: Db) => Pr
 }
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
-  const deployment = opts.reuse ?? (await createDeployment());
+  const deployment = opts.reuse ?? (await createDeployment({ migrated: opts.migrated ?? true }));
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
@@ -198,12 +226,95 @@ export async function startServer(opts: StartOptions = {}): Promise<TestServer> 
   throw lastError;
 }
 
-class LaunchError extends Error {
+/** A running `svc` process: its output so far, its exit, and a graceful stop. */
+export interface SvcProcess {
+  child: ChildProcess;
+  pid: number;
+  /** Everything the process wrote to stdout / stderr so far. */
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr together, in the order they arrived. */
+  output(): string;
+  /** The exit, once the process has exited. */
+  exitInfo(): ExitInfo | undefined;
+  /** Resolves when the process has exited (it may still be running). */
+  exited: Promise<ExitInfo>;
+  /** SIGTERM, then SIGKILL if it is still running after 15 s; resolves with the exit. */
+  stop(): Promise<ExitInfo>;
+}
+
+/**
+ * Spawns `svc <args>` (compiled dist/) with `env` as its whole environment
+ * (see childEnv). The process is SIGKILLed if the test process exits first.
+ */
+export function spawnSvc(args: string[], env: NodeJS.ProcessEnv): SvcProcess {
+  const child = spawn(process.execPath, [SVC, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  let out = '';
+  let err = '';
+  let all = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => ((out += chunk), (all += chunk)));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => ((err += chunk), (all += chunk)));
+  let exitInfo: ExitInfo | undefined;
+  const exited = new Promise<ExitInfo>((resolve) => {
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      exitInfo = { code, signal };
+      resolve(exitInfo);
+    });
+  });
+  return {
+    child,
+    pid: child.pid!,
+    stdout: () => out,
+    stderr: () => err,
+    output: () => all,
+    exitInfo: () => exitInfo,
+    exited,
+    async stop() {
+      if (!exitInfo) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      const info = await exited;
+      clearTimeout(timer);
+      return info;
+    },
+  };
+}
+
+export class LaunchError extends Error {
   constructor(
     message: string,
+    /** Another process took the port between probing and listening: worth another port. */
     readonly portTaken: boolean,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Waits until `url`/readyz answers (and `ready()`, when given, holds). Throws
+ * a LaunchError with the process's output if it exits first or is not ready
+ * within 60 s (then it is killed).
+ */
+export async function waitUntilReady(proc: SvcProcess, url: string, ready: () => boolean = () => true): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const name = `svc ${proc.child.spawnargs.slice(2).join(' ')}`;
+  for (;;) {
+    const exit = proc.exitInfo();
+    if (exit) {
+      throw new LaunchError(
+        `${name} exited (${exit.code ?? exit.signal}) before it was ready\n--- stdout\n${proc.stdout()}\n--- stderr\n${proc.stderr()}`,
+        /EADDRINUSE/.test(proc.output()),
+      );
+    }
+    if (Date.now() > deadline) {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+      throw new LaunchError(`${name} was not ready within ${READY_TIMEOUT_MS} ms\n--- stdout\n${proc.stdout()}\n--- stderr\n${proc.stderr()}`, false);
+    }
+    const up = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    if (up && ready()) return;
+    await sleep(100);
   }
 }
 
@@ -213,47 +324,13 @@ async function launch(deployment: Deployment, extraEnv: Record<string, string>):
   // Each server's vault gets its own port too, unless the test chose one (test files run side by side).
   const vaultPort = extraEnv.VAULT_PORT ?? String(await freePort());
   const vaultEnv = { VAULT_PORT: vaultPort, PUBLIC_VAULT_URL: extraEnv.PUBLIC_VAULT_URL ?? `http://localhost:${vaultPort}` };
-  const child = spawn(process.execPath, [SVC, 'serve'], {
-    cwd: REPO_ROOT,
-    env: childEnv(deployment, { HOST: '127.0.0.1', ...vaultEnv, ...extraEnv, PORT: String(port) }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  let out = '';
-  let err = '';
-  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
-  let exitInfo: ExitInfo | undefined;
-  const exited = new Promise<ExitInfo>((resolve) => {
-    child.once('exit', (code, signal) => {
-      running.delete(child);
-      exitInfo = { code, signal };
-      resolve(exitInfo);
-    });
-  });
-
+  const proc = spawnSvc(['serve'], childEnv(deployment, { HOST: '127.0.0.1', ...vaultEnv, ...extraEnv, PORT: String(port) }));
   // Ready = /readyz answers and the first-start demo (key file written before it) has been printed.
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (exitInfo) {
-      throw new LaunchError(
-        `svc serve exited (${exitInfo.code ?? exitInfo.signal}) before it was ready\n--- stdout\n${out}\n--- stderr\n${err}`,
-        /EADDRINUSE/.test(out + err),
-      );
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      await exited;
-      throw new LaunchError(`svc serve was not ready within ${READY_TIMEOUT_MS} ms\n--- stdout\n${out}\n--- stderr\n${err}`, false);
-    }
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
-    if (ready && /Sandbox API key: /.test(out)) break;
-    await sleep(100);
-  }
+  await waitUntilReady(proc, url, () => /Sandbox API key: /.test(proc.stdout()));
 
   const keyFile = path.join(deployment.dataDir, 'sandbox-key.txt');
   const key = fs.readFileSync(keyFile, 'utf8').trim();
-  const companyId = /Demo company: .*\((cmp_[0-9a-z]+)\)/.exec(out)?.[1];
+  const companyId = /Demo company: .*\((cmp_[0-9a-z]+)\)/.exec(proc.stdout())?.[1];
 
   const server: TestServer = {
     url,
@@ -263,24 +340,13 @@ async function launch(deployment: Deployment, extraEnv: Record<string, string>):
     databaseUrl: deployment.databaseUrl,
     engine: deployment.engine,
     deployment,
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    exited,
-    api(pathname, init = {}) {
-      const headers: Record<string, string> = { authorization: `Bearer ${key}`, ...(init.headers ?? {}) };
-      let body: string | undefined;
-      if (init.body !== undefined) {
-        body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      return fetch(`${url}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
-    },
+    child: proc.child,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    exited: proc.exited,
+    api: apiClient(url, key),
     async stop(stopOpts = {}) {
-      if (!exitInfo) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      const info = await exited;
-      clearTimeout(timer);
+      const info = await proc.stop();
       if (!stopOpts.keep) await deployment.destroy();
       return info;
     },
@@ -297,23 +363,6 @@ export async function pollEverySecond(check: () => Promise<boolean>, timeoutMs: 
     if (Date.now() - started >= timeoutMs) return undefined;
     await sleep(1_000);
   }
-}
-
-// ---- request fixtures ------------------------------------------------------
-
-export const BUYER = {
-  name: 'Maria da Silva',
-  document: '52998224725',
-  email: 'maria@example.com',
-  address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
-};
-
-export function pixBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { amountCents: 10_000, paymentMethod: 'PIX', referenceId: 'order-pix', buyer: BUYER, ...overrides };
-}
-
-export function boletoBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { amountCents: 10_000, paymentMethod: 'BOLETO', referenceId: 'order-boleto', buyer: BUYER, ...overrides };
 }
 
 let keyCounter = 0;

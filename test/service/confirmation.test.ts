@@ -17,7 +17,8 @@ import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRe
 import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { INTENT_LIFETIME_MS } from '../../src/modules/payment-intents/index.js';
 import { hashToken } from '../../src/modules/vault/index.js';
-import { pixIntent, startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { pixIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
 
 type Json = Record<string, any>;

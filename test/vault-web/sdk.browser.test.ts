@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, test, after } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { WEB_ROOT } from '../../src/http/web-assets.js';
 
 type Json = Record<string, any>;
@@ -42,7 +42,7 @@ describe('in Chromium', () => {
     return text;
   }
 
-  test('setup', async () => {
+  before(async () => {
     const http = await import('node:http');
     const { chromium } = await import('playwright-core');
     const { generateKeyPair, exportJWK, compactDecrypt } = await import('jose');
@@ -295,7 +295,7 @@ describe('in Chromium', () => {
     assert.equal(await frame.locator('#submit').isDisabled(), false, 'the user may retry');
   });
 
-  test('teardown', async () => {
+  after(async () => {
     await browser?.close();
     await new Promise((r) => vault?.close(r));
     await new Promise((r) => shop?.close(r));

@@ -104,10 +104,6 @@ function recorder() {
 }
 
 describe('SvcVault.mount', () => {
-  test('reports version 0.2.0', () => {
-    assert.equal(setup().SvcVault.version, '0.2.0');
-  });
-
   test('builds the iframe URL with ticket, keyId and origin in the fragment', () => {
     const { SvcVault, iframe } = setup();
     SvcVault.mount('#card', { vaultUrl: VAULT, ticket: 'tkt_abc+/=&x', encryptionKey: KEY });

@@ -224,13 +224,27 @@ test('validation rejects every one-digit change in every field', () => {
   }
 });
 
-test('limitation: with general DV 1 some field-5 typos pass every check', () => {
-  // FEBRABAN folds mod-11 results 0, 10 and 11 into 1, so on the published
-  // brcobranca 2008 line (DV 1) turning R$ 135,00 into R$ 135,04 still
-  // validates. Support tooling must not treat "valid" as "what the payer meant".
+test('a field-5 typo is refused unless it keeps the general DV, which at most two digits per position can', () => {
+  // Field 5 (due factor and amount) has no check digit of its own: only the
+  // general DV guards it. A changed digit there is refused exactly when the
+  // changed barcode's DV differs from the line's. The ten digits of one
+  // position give ten different remainders mod 11 (weights 2..9 are prime to
+  // 11), so only the remainders that share the line's DV let a typo through:
+  // for DV 1 those are 0, 1 and 10 (FEBRABAN folds 0 and 1 into 1), so at most
+  // two digits per position (brcobranca 2008, published, has DV 1).
   const line = digitsOf('34191.75009 25828.170818 05367.890000 1 37700000013500');
-  const typo = line.slice(0, 46) + '4';
-  assert.deepEqual(validateDigitableLine(typo), { valid: true });
+  for (let i = 33; i < 47; i++) {
+    let accepted = 0;
+    for (let digit = 0; digit <= 9; digit++) {
+      if (String(digit) === line[i]) continue;
+      const changed = line.slice(0, i) + digit + line.slice(i + 1);
+      const barcode = digitableLineToBarcode(changed);
+      const keepsDv = mod11Barcode(barcode.slice(0, 4) + barcode.slice(5)) === Number(barcode[4]);
+      assert.equal(validateDigitableLine(changed).valid, keepsDv, `${changed} (position ${i})`);
+      if (keepsDv) accepted++;
+    }
+    assert.ok(accepted <= 2, `position ${i}: ${accepted} of 9 typos keep the DV`);
+  }
 });
 
 test('validateDigitableLine reports malformed input instead of throwing', () => {

@@ -36,10 +36,6 @@ const fields = (problems: { field: string }[]) => problems.map((p) => p.field).s
 describe('effectiveStatus', () => {
   const intent = (status: IntentStatus, confirmStartedAt: Date | null = null) => ({ status, expires_at: EXPIRES, confirm_started_at: confirmStartedAt });
 
-  test('the intent lifetime is 5 minutes', () => {
-    assert.equal(INTENT_LIFETIME_MS, 5 * 60 * 1000);
-  });
-
   test('an unconfirmed intent keeps its status until 1 ms before expires_at', () => {
     const before = new Date(EXPIRES.getTime() - 1);
     assert.equal(effectiveStatus(intent('REQUIRES_CONFIRMATION'), before), 'REQUIRES_CONFIRMATION');
