@@ -7,7 +7,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { buildApp, buildServices, type AppDeps } from '../../src/app.js';
 import { KEY_CACHE_MS } from '../../src/http/auth.js';
 import { loadConfig } from '../../src/config.js';

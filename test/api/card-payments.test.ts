@@ -9,11 +9,10 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
-import { startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError } from '../helpers/assert.js';
 import { cardIntent } from '../helpers/fixtures.js';

@@ -10,7 +10,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
 import { DEMO } from '../../src/bootstrap.js';
 import { engines } from '../helpers/db.js';
@@ -264,7 +264,6 @@ for (const engine of engines()) {
   describe(`demo checkout with SVC_ENV=production on ${engine}`, () => {
     let t: TestApp;
     before(async () => {
-      const key = () => randomBytes(32).toString('base64');
       t = await startTestApp(engine, { env: productionEnv() });
     });
     after(async () => {

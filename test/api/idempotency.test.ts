@@ -11,7 +11,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { isDomainError } from '../../src/lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
-import { runSteps, workerSteps } from '../../src/workers/worker.js';
 import { RECIPIENTS, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';

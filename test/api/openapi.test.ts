@@ -30,7 +30,7 @@ function servedRoutes(app: FastifyInstance): { method: string; path: string }[] 
   const out: { method: string; path: string }[] = [];
   const stack: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const m = /^((?:│   |    )*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    const m = /^((?:│ {3}| {4})*)(?:├── |└── )(.*?)(?: \(([A-Z, ]+)\))?$/.exec(line);
     if (!m) continue;
     const depth = m[1]!.length / 4;
     stack.length = depth;

@@ -15,7 +15,6 @@ import { assertError } from '../helpers/assert.js';
 import { boletoIntent, cpf, fixed, pct, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Res = { statusCode: number; json(): any; body: string };
 
 const [A, B] = RECIPIENTS as [string, string]; // approved accounts of the test app
 const UNKNOWN = '12345678909'; // a valid CPF with no account

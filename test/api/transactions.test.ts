@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import vm from 'node:vm';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { newId } from '../../src/lib/ids.js';
 import {

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { engines } from '../helpers/db.js';
 import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
@@ -17,7 +17,6 @@ import { assertError } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Res = { statusCode: number; body: string; json(): any };
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -13,7 +13,6 @@ import { assertError, fieldsOf } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Res = { statusCode: number; body: string; json(): any; headers: Record<string, unknown> };
 
 const PRIVATE_NAME = 'internal.example.com';
 const resolve = async (host: string): Promise<string[]> => (host === PRIVATE_NAME ? ['10.1.2.3'] : ['93.184.216.34']);

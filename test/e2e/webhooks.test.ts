@@ -214,7 +214,7 @@ function tcpTable(): TcpEntry[] {
 
 function socketInodes(pid: number): Set<string> {
   const inodes = new Set<string>();
-  let fds: string[] = [];
+  let fds: string[];
   try {
     fds = fs.readdirSync(`/proc/${pid}/fd`);
   } catch {

@@ -28,11 +28,11 @@ import type { Database } from '../../src/db/types.js';
 export type Engine = 'pglite' | 'postgres';
 
 /** A tarball of a migrated PGlite data directory (dumpDataDir). */
-export const PGLITE_SNAPSHOT_ENV = 'SVC_TEST_PGLITE_SNAPSHOT';
+const PGLITE_SNAPSHOT_ENV = 'SVC_TEST_PGLITE_SNAPSHOT';
 /** A folder holding a migrated PGlite data directory, in the layout of DATA_DIR/pglite. */
-export const PGLITE_DATA_DIR_ENV = 'SVC_TEST_PGLITE_DATA_DIR';
+const PGLITE_DATA_DIR_ENV = 'SVC_TEST_PGLITE_DATA_DIR';
 /** The name of a migrated PostgreSQL database on TEST_DATABASE_URL's server, to copy from. */
-export const POSTGRES_TEMPLATE_ENV = 'SVC_TEST_POSTGRES_TEMPLATE';
+const POSTGRES_TEMPLATE_ENV = 'SVC_TEST_POSTGRES_TEMPLATE';
 
 export function engines(): Engine[] {
   return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
@@ -129,7 +129,7 @@ async function dropDatabase(name: string): Promise<void> {
 }
 
 /** Creates a migrated PostgreSQL database to copy test databases from; the caller drops it. */
-export async function createPostgresTemplate(): Promise<string> {
+async function createPostgresTemplate(): Promise<string> {
   const name = uniqueName('svc_tmpl');
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   try {
@@ -191,6 +191,8 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
  * (a tarball and a data folder) in a temporary folder and, with
  * TEST_DATABASE_URL, the PostgreSQL template. `env` passes them to the test
  * processes; `cleanup` removes them.
+ *
+ * @public scripts/test.mjs loads this file through tsx, out of sight of static analysis.
  */
 export async function prepareTestRun(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-run-'));

@@ -30,7 +30,7 @@ import { createPostgresDatabase, seedPgliteDataDir } from './db.js';
 const execFileAsync = promisify(execFile);
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
+const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 

@@ -8,6 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { WEB_ROOT } from '../../src/http/web-assets.js';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
 
 type Json = Record<string, any>;
 
@@ -22,10 +25,9 @@ const HOSTED_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; con
   + "frame-ancestors *; base-uri 'none'; form-action 'none'";
 
 describe('in Chromium', () => {
-  type Server = import('node:http').Server;
   let vault: Server;
   let shop: Server;
-  let browser: import('playwright-core').Browser;
+  let browser: Browser;
   let vaultUrl = '';
   let shopUrl = '';
   const received: Array<{ body: Json; card: Json | null; header: Json | null }> = [];
@@ -33,10 +35,10 @@ describe('in Chromium', () => {
 
   async function listen(server: Server): Promise<number> {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return (server.address() as import('node:net').AddressInfo).port;
+    return (server.address() as AddressInfo).port;
   }
 
-  async function readBody(req: import('node:http').IncomingMessage): Promise<string> {
+  async function readBody(req: IncomingMessage): Promise<string> {
     let text = '';
     for await (const chunk of req) text += chunk;
     return text;

@@ -26,7 +26,7 @@ import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
 import { signature } from './signature.js';
 import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 /** Longer than the timeout, so a live worker always finishes inside its lease. */
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const MAX_ERROR_LENGTH = 200;
