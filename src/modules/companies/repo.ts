@@ -88,3 +88,10 @@ export async function listApiKeys(ex: Db, companyId: string): Promise<ApiKeyRow[
 export async function apiKeyByHash(ex: Db, hash: string): Promise<ApiKeyRow | undefined> {
   return ex.selectFrom('api_keys').selectAll().where('token_hash', '=', hash).executeTakeFirst();
 }
+
+/** Which of these documents are APPROVED accounts (split recipients must be). */
+export async function approvedDocuments(ex: Db, documents: string[]): Promise<Set<string>> {
+  if (documents.length === 0) return new Set();
+  const rows = await ex.selectFrom('accounts').select('document').where('document', 'in', documents).where('status', '=', 'APPROVED').execute();
+  return new Set(rows.map((r) => r.document));
+}

@@ -45,10 +45,3 @@ export async function settleReceivables(ex: Ex, at: Date, scope: { dueOnOrBefore
   const result = await query.executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
-
-// TODO(companies): `accounts` belongs to the companies module; this read moves behind companies/index.ts.
-export async function approvedDocuments(ex: Ex, documents: string[]): Promise<Set<string>> {
-  if (documents.length === 0) return new Set();
-  const rows = await ex.selectFrom('accounts').select('document').where('document', 'in', documents).where('status', '=', 'APPROVED').execute();
-  return new Set(rows.map((r) => r.document));
-}

@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { CreateIntentInput } from '../payment-intents/index.js';
-import { sellerProfile } from '../companies/index.js';
+import { approvedDocuments, sellerProfile } from '../companies/index.js';
 import { computeReceivables, distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
 import type { ReceivablesPort, ReceivableView } from '../transactions/index.js';
 import * as repo from './repo.js';
@@ -60,7 +60,7 @@ export class ReceivableService implements ReceivablesPort {
     const seller = await sellerProfile(this.db, companyId);
     const result = validateSplitRules(rules, input.amountCents, seller.document);
     if (!result.ok) return splitError(result.kind, result.problems);
-    const approved = await repo.approvedDocuments(this.db, distinctRecipientDocuments(rules));
+    const approved = await approvedDocuments(this.db, distinctRecipientDocuments(rules));
     const missing = unapprovedRecipientProblems(rules, (doc) => approved.has(doc));
     if (missing.length > 0) return splitError('SPLIT_RECIPIENT_NOT_FOUND', missing);
   };
