@@ -97,7 +97,7 @@ interface TransactionsTable {
   updated_at: Timestamp;
 }
 
-export interface ReceivablesTable {
+interface ReceivablesTable {
   id: string;
   company_id: string;
   transaction_id: string;
@@ -251,4 +251,5 @@ export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 export type ReceivableRow = Selectable<ReceivablesTable>;
+export type NewReceivable = Insertable<ReceivablesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

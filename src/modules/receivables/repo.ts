@@ -1,11 +1,11 @@
 /** Receivable queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Insertable, Kysely } from 'kysely';
-import type { Database, ReceivableRow, ReceivablesTable } from '../../db/types.js';
+import type { Kysely } from 'kysely';
+import type { Database, NewReceivable, ReceivableRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
-export async function insertReceivables(ex: Ex, rows: Insertable<ReceivablesTable>[]): Promise<void> {
+export async function insertReceivables(ex: Ex, rows: NewReceivable[]): Promise<void> {
   if (rows.length > 0) await ex.insertInto('receivables').values(rows).execute();
 }
 

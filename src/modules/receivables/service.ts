@@ -7,7 +7,7 @@
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, ReceivableRow, TransactionRow } from '../../db/types.js';
+import type { Database, TransactionRow } from '../../db/types.js';
 import type { Outcome } from '../../lib/domain-error.js';
 import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import type { Clock } from '../../lib/clock.js';
@@ -15,9 +15,11 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { CreateIntentInput } from '../payment-intents/index.js';
 import { approvedDocuments, sellerProfile } from '../companies/index.js';
-import { computeReceivables, distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
+import { distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
 import type { ReceivablesPort, ReceivableView } from '../transactions/index.js';
 import * as repo from './repo.js';
+import { receivableRows } from './rules.js';
+import { listedReceivableView, receivableView } from './view.js';
 
 export interface ReceivableListQuery {
   limit?: number;
@@ -26,20 +28,6 @@ export interface ReceivableListQuery {
   recipientDocument?: string;
   expectedOnFrom?: string;
   expectedOnTo?: string;
-}
-
-function receivableView(row: ReceivableRow): ReceivableView {
-  return {
-    recipientDocument: row.recipient_document,
-    role: row.role,
-    installment: row.installment,
-    grossAmountCents: row.gross_amount_cents,
-    feeCents: row.fee_cents,
-    amountCents: row.amount_cents,
-    expectedOn: row.expected_on,
-    status: row.status,
-    ...(row.paid_at ? { paidAt: row.paid_at.toISOString() } : {}),
-  };
 }
 
 export class ReceivableService implements ReceivablesPort {
@@ -66,34 +54,8 @@ export class ReceivableService implements ReceivablesPort {
   };
 
   async onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void> {
-    const lines = computeReceivables({
-      amountCents: row.amount_cents,
-      feeCents: row.fee_cents,
-      installments: row.installments,
-      paymentMethod: row.payment_method as 'PIX' | 'BOLETO' | 'CREDIT_CARD',
-      sellerDocument: (await sellerProfile(trx, row.company_id)).document,
-      rules: (row.split_rules ?? []) as SplitRuleInput[],
-      paidOn: saoPauloDate(at),
-    });
-    await repo.insertReceivables(
-      trx,
-      lines.map((line, position) => ({
-        id: this.newId('rcv'),
-        company_id: row.company_id,
-        transaction_id: row.id,
-        recipient_document: line.recipientDocument,
-        role: line.role,
-        installment: line.installment,
-        position,
-        gross_amount_cents: line.grossAmountCents,
-        fee_cents: line.feeCents,
-        amount_cents: line.amountCents,
-        expected_on: line.expectedOn,
-        status: 'PENDING' as const,
-        paid_at: null,
-        created_at: at,
-      })),
-    );
+    const seller = await sellerProfile(trx, row.company_id);
+    await repo.insertReceivables(trx, receivableRows(row, seller.document, at, () => this.newId('rcv')));
   }
 
   async listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>> {
@@ -109,7 +71,7 @@ export class ReceivableService implements ReceivablesPort {
   async listForCompany(companyId: string, q: ReceivableListQuery) {
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
     const page = toPage(await repo.listReceivables(this.db, companyId, { ...q, limit }), limit);
-    return { data: page.data.map((row) => ({ id: row.id, transactionId: row.transaction_id, ...receivableView(row) })), hasMore: page.hasMore };
+    return { data: page.data.map(listedReceivableView), hasMore: page.hasMore };
   }
 
   /** Worker: pays every receivable whose expected date has come (São Paulo calendar). */
