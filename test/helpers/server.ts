@@ -178,7 +178,8 @@ export async function runCli(deployment: Deployment, args: string[]): Promise<Cl
     const { stdout, stderr } = await execFileAsync(process.execPath, [SVC, ...args], {
       cwd: REPO_ROOT,
       env: childEnv(deployment, {}),
-      timeout: 30_000,
+      // As long as a server may take to start: an operator command opens the same database.
+      timeout: READY_TIMEOUT_MS,
     });
     return { code: 0, stdout, stderr, json: parseJson(stdout) };
   } catch (err) {
