@@ -23,7 +23,11 @@ function collect(dir, out = []) {
 }
 
 const only = process.argv.slice(2);
-let files = only.length > 0 ? only : [...collect('src'), ...collect('test')].sort();
+// The longest files start first (end-to-end and browser tests spawn servers and
+// Chromium), so the short unit and route files fill the cores at the end
+// instead of a long file running alone after everything else has finished.
+const weight = (file) => (file.includes('/e2e/') || file.endsWith('.browser.test.ts') ? 0 : file.startsWith('test') ? 1 : 2);
+let files = only.length > 0 ? only : [...collect('src'), ...collect('test')].sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL pass did not run: TEST_DATABASE_URL is not set, database tests ran on PGlite only.');
