@@ -61,7 +61,10 @@ async function cleanup() {
   await run.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
+// Test processes live for seconds: PGlite's WebAssembly runs on V8's baseline
+// compiler only (--liftoff-only, passed on to every test file and to the svc
+// processes the end-to-end tests start) rather than spending CPU optimising it.
+const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...files], {
   stdio: 'inherit',
   env: { ...process.env, ...run.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
 });

@@ -31,6 +31,13 @@ const execFileAsync = promisify(execFile);
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
+/**
+ * The svc processes a test starts live for seconds: they run PGlite's
+ * WebAssembly with V8's baseline compiler only, as the test processes do
+ * (scripts/test.mjs), instead of spending a core optimising code they will
+ * hardly run. The code under test is the same.
+ */
+const SVC_ARGS = process.execArgv.includes('--liftoff-only') ? ['--liftoff-only', SVC] : [SVC];
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -175,7 +182,7 @@ export function childEnv(deployment: Deployment, extra: Record<string, string>):
 
 export async function runCli(deployment: Deployment, args: string[]): Promise<CliResult> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [SVC, ...args], {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [...SVC_ARGS, ...args], {
       cwd: REPO_ROOT,
       env: childEnv(deployment, {}),
       // As long as a server may take to start: an operator command opens the same database.
@@ -249,7 +256,7 @@ export interface SvcProcess {
  * (see childEnv). The process is SIGKILLed if the test process exits first.
  */
 export function spawnSvc(args: string[], env: NodeJS.ProcessEnv): SvcProcess {
-  const child = spawn(process.execPath, [SVC, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...SVC_ARGS, ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let out = '';
   let err = '';
