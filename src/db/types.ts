@@ -176,8 +176,8 @@ export interface IdempotencyKeysTable {
   state: 'STARTED' | 'DONE';
   response_status: number | null;
   response_body: string | null;
-  /** The claiming route's success status (null on keys claimed before it was recorded). */
-  success_status: number | null;
+  /** The claiming route's success status, stored when the key is claimed. */
+  success_status: number;
   /** A STARTED row whose lease ran out belonged to a request that died; a retry may take it over. */
   locked_until: Timestamp;
   created_at: Timestamp;

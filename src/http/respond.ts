@@ -9,10 +9,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
 import { sendError } from './error-handler.js';
 
-/** The route's declared success status: the one 2xx key of its response schemas. */
+const declaredStatus = new WeakMap<object, number>();
+
+/** The route's declared success status: the one 2xx key of its response schemas (read once per route). */
 export function successStatus(request: FastifyRequest): number {
-  const declared = Object.keys((request.routeOptions.schema?.response ?? {}) as Record<string, unknown>).map(Number);
-  return declared.find((status) => status >= 200 && status < 300) ?? 200;
+  const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  if (!responses) return 200;
+  let status = declaredStatus.get(responses);
+  if (status === undefined) {
+    status = Object.keys(responses).map(Number).find((code) => code >= 200 && code < 300) ?? 200;
+    declaredStatus.set(responses, status);
+  }
+  return status;
 }
 
 export async function respond<T>(request: FastifyRequest, reply: FastifyReply, outcome: Outcome<T>): Promise<FastifyReply> {

@@ -1,8 +1,7 @@
 /** All SQL on idempotency_keys. The executor is always the first parameter. */
-import { sql } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { IdempotencyKeysTable } from '../../db/types.js';
-import type { Selectable } from 'kysely';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
@@ -56,14 +55,10 @@ export async function takeOver(ex: Db, companyId: string, key: string, oldLease:
  * success status when `status` is undefined. Answers the stored status, or
  * undefined when the key is no longer STARTED.
  */
-export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string, legacyStatus: number): Promise<number | undefined> {
+export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string): Promise<number | undefined> {
   const updated = await ex
     .updateTable('idempotency_keys')
-    .set({
-      state: 'DONE',
-      response_status: status ?? sql<number>`coalesce(success_status, ${legacyStatus})`,
-      response_body: sealedBody,
-    })
+    .set((eb) => ({ state: 'DONE', response_status: status ?? eb.ref('success_status'), response_body: sealedBody }))
     .where('company_id', '=', companyId)
     .where('key', '=', key)
     .where('state', '=', 'STARTED')

@@ -7,11 +7,6 @@ import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 /** How long a key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
-/**
- * Keys claimed before the success status was recorded belong to create and
- * confirm, the only requests the worker recovers; both answer 201.
- */
-export const LEGACY_SUCCESS_STATUS = 201;
 
 /** What makes two requests "the same" for a key: method, route pattern, path parameters, canonical body. */
 export function requestFingerprint(method: string, routeUrl: string, params: unknown, body: unknown): string {

@@ -26,7 +26,7 @@ import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
 import * as repo from './repo.js';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, LEGACY_SUCCESS_STATUS, responseBytes } from './rules.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes } from './rules.js';
 
 /** Where a service records the outcome of an idempotent request, inside its own transaction. */
 export interface ResponseRecorder {
@@ -66,7 +66,7 @@ export class IdempotencyScope implements ResponseRecorder {
   async save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void> {
     const body = responseBytes(outcome);
     const errorStatus = isDomainError(outcome) ? this.deps.statusOf(outcome) : undefined;
-    const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, this.deps.sealer.seal(body), LEGACY_SUCCESS_STATUS);
+    const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, this.deps.sealer.seal(body));
     if (status === undefined) {
       if (this.recovering) return;
       // The effect written in `trx` must not commit without its response.
