@@ -11,8 +11,6 @@ import { isDomainError, type Outcome } from './lib/domain-error.js';
 import { DEMO } from './modules/demo/index.js';
 import type { Runtime } from './runtime.js';
 
-export { DEMO };
-
 export interface DemoSetup {
   companyId: string;
   companyName: string;

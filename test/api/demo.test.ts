@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
-import { DEMO } from '../../src/bootstrap.js';
+import { DEMO } from '../../src/modules/demo/index.js';
 import { engines } from '../helpers/db.js';
 import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';

@@ -13,7 +13,7 @@ import { newId } from '../../src/lib/ids.js';
 import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
 import { buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
-import { DEMO } from '../../src/bootstrap.js';
+import { DEMO } from '../../src/modules/demo/index.js';
 import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
 import pino from 'pino';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';

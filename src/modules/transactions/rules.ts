@@ -10,7 +10,7 @@
  */
 import type { TransactionRow } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
-import type { EventType } from '../events/index.js';
+import type { TransactionEventType } from './schemas.js';
 
 /** Where a transaction can go: only out of PENDING. */
 export type TransactionMove = 'PAID' | 'CANCELED' | 'FAILED';
@@ -18,7 +18,7 @@ export type TransactionMove = 'PAID' | 'CANCELED' | 'FAILED';
 export const canMove = (from: string): boolean => from === 'PENDING';
 
 /** The outbox event a move writes: a refused card (FAILED) is reported as a cancellation, per the contract's event list. */
-export const eventOfMove = (to: TransactionMove): EventType => (to === 'PAID' ? 'transaction.paid' : 'transaction.canceled');
+export const eventOfMove = (to: TransactionMove): TransactionEventType => (to === 'PAID' ? 'transaction.paid' : 'transaction.canceled');
 
 /** The error for a move refused because the transaction is no longer PENDING. */
 function notPending(status: string, why?: string): DomainError {
