@@ -1,23 +1,10 @@
 /**
- * The sandbox's test cards, and their outcomes read from a full number. The
- * outcomes themselves are the sandbox acquirer's (acquirer/sandbox-cards.ts):
- * the vault depends on the acquirer, never the other way round.
+ * The sandbox's test cards. Their outcomes are the sandbox acquirer's
+ * (acquirer/sandbox-cards.ts): the vault depends on the acquirer, never the
+ * other way round.
  */
-import {
-  sandboxAuthorizationOfLast4,
-  sandboxOutcomeOfLast4,
-  type SandboxAuthorization,
-  type SandboxCardOutcome,
-} from '../acquirer/index.js';
-import { last4, type CardBrand } from './card-brands.js';
-
-export { CARD_REFUSALS, type SandboxAuthorization, type SandboxCardOutcome } from '../acquirer/index.js';
-
-/** What the sandbox acquirer does with a (validated, Luhn-valid) card number. */
-export const sandboxCardOutcome = (number: string): SandboxCardOutcome => sandboxOutcomeOfLast4(last4(number));
-
-/** sandboxCardOutcome with the refusal code and message filled in. */
-export const sandboxAuthorization = (number: string): SandboxAuthorization => sandboxAuthorizationOfLast4(last4(number));
+import type { SandboxCardOutcome } from '../acquirer/index.js';
+import type { CardBrand } from './card-brands.js';
 
 // ---------------------------------------------------------------------------
 // Test cards: Luhn-valid, right BIN and length for their brand. Well-known

@@ -3,19 +3,21 @@ import assert from 'node:assert/strict';
 import {
   CARD_BRANDS,
   CARD_NUMBER_LENGTHS,
-  CARD_REFUSALS,
   CVV_LENGTHS,
   TEST_CARDS,
   detectBrand,
   last4,
   luhnValid,
   normalizeCardNumber,
-  sandboxAuthorization,
-  sandboxCardOutcome,
   validateCard,
   type CardBrand,
   type CardProblem,
 } from './card.js';
+import { CARD_REFUSALS, sandboxAuthorizationOfLast4, sandboxOutcomeOfLast4 } from '../acquirer/index.js';
+
+/** What the sandbox acquirer does with a card of this number (it sees the last 4 digits only). */
+const sandboxCardOutcome = (number: string) => sandboxOutcomeOfLast4(last4(number));
+const sandboxAuthorization = (number: string) => sandboxAuthorizationOfLast4(last4(number));
 
 // 2025-06-15 12:00 in São Paulo.
 const NOW = new Date('2025-06-15T15:00:00Z');
