@@ -12,7 +12,8 @@ import { rolledBackError } from '../db/transact.js';
 import { DomainError } from '../lib/domain-error.js';
 import { AppError, statusOf } from './errors.js';
 
-const DATABASE_RETRY_AFTER_SECONDS = 5;
+/** How long a client waits before retrying while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 function fromFastify(err: FastifyError): DomainError | undefined {
   switch (err.code) {
@@ -39,7 +40,6 @@ function fromFastify(err: FastifyError): DomainError | undefined {
 
 function toDomainError(err: unknown): DomainError | undefined {
   if (err instanceof AppError) return err.error;
-  if (err instanceof DomainError) return err;
   const rolledBack = rolledBackError(err);
   if (rolledBack) return rolledBack;
   if (isDatabaseUnavailable(err)) {
