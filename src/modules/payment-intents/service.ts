@@ -12,8 +12,9 @@
  * An intent found expired is persisted EXPIRED and the error is answered in
  * the same commit (transact keeps what was written before the error).
  */
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { PaymentIntentRow } from '../../db/types.js';
+import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { transact } from '../../db/transact.js';
 import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
@@ -22,7 +23,7 @@ import { isId, type IdGenerator } from '../../lib/ids.js';
 import type { Acquirer } from '../acquirer/index.js';
 import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
 import * as repo from './repo.js';
-import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate } from './rules.js';
+import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
 import { listPublicKeys, signTicket } from '../vault/index.js';
 import type { TransactionView } from '../transactions/index.js';
@@ -147,8 +148,7 @@ export class PaymentIntentService {
         case 'resume':
           return { resume: row };
         case 'refuse':
-          if (step.persistExpired) await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
-          return step.error;
+          return this.refuse(trx, row, step, now);
         case 'claim':
           return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
       }
@@ -162,14 +162,17 @@ export class PaymentIntentService {
       const row = await repo.findIntent(trx, companyId, id, true);
       if (!row) return intentNotFound();
       const step = cancelStep(row, now);
-      if (step.kind === 'refuse') {
-        if (step.persistExpired) await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
-        return step.error;
-      }
+      if (step.kind === 'refuse') return this.refuse(trx, row, step, now);
       const canceled = intentView(await repo.updateIntent(trx, row.id, { status: 'CANCELED', updated_at: now }), now);
       await recorder?.save(trx, canceled);
       return canceled;
     });
+  }
+
+  /** Answers a refused confirm or cancel; an intent found expired is persisted EXPIRED in the same commit. */
+  private async refuse(trx: Transaction<Database>, row: PaymentIntentRow, refusal: Refusal, now: Date): Promise<DomainError> {
+    if (refusal.persistExpired) await repo.updateIntent(trx, row.id, { status: 'EXPIRED', updated_at: now });
+    return refusal.error;
   }
 
   /** Worker: persists EXPIRED on intents past their lifetime. */
