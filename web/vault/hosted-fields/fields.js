@@ -4,7 +4,7 @@
  * submit.js both re-render fields, and this is where a field's state is
  * reported to the parent (never its value).
  */
-import { brandInfo, detectBrand } from './brands.js';
+import { brandInfo } from './brands.js';
 import { parseExpiry, validateCvv, validateHolder, validateNumber } from './validate.js';
 
 export const FIELDS = ['number', 'expiry', 'cvv', 'holderName'];
@@ -12,13 +12,13 @@ export const FIELDS = ['number', 'expiry', 'cvv', 'holderName'];
 /** The state of every field, and the brand, from what is typed now. */
 export function states(page) {
   const { inputs } = page;
-  const brand = detectBrand(inputs.number.value);
+  const number = validateNumber(inputs.number.value); // detects the brand once, for the CVV too
   return {
-    number: validateNumber(inputs.number.value),
+    number,
     expiry: parseExpiry(inputs.expiry.value),
-    cvv: validateCvv(inputs.cvv.value, brand),
+    cvv: validateCvv(inputs.cvv.value, number.brand),
     holderName: validateHolder(inputs.holderName.value),
-    brand,
+    brand: number.brand,
   };
 }
 
