@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { $, clear, node, show } from './dom.js';
 import { money } from './format.js';
 import { t } from './i18n.js';
-import { createIntent } from './order.js';
+import { createIntent, showStartError } from './order.js';
 import { showResult } from './result.js';
 import { loadSdk } from './sdk-loader.js';
 import { state } from './state.js';
@@ -71,9 +71,7 @@ export function beginCard() {
         },
       });
     })
-    .catch((err) => {
-      if (err) showError(err, state.intent !== null);
-    });
+    .catch(showStartError);
 }
 
 export function renderPayButton() {

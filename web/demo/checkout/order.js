@@ -8,7 +8,7 @@ import { $, clear, node, show } from './dom.js';
 import { money, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { BOLETO_MIN_CENTS, DEFAULT_AMOUNT_CENTS, METHODS, state } from './state.js';
-import { clearError, lockOrder, setBusy, setStatus } from './status.js';
+import { clearError, lockOrder, setBusy, setStatus, showError } from './status.js';
 
 /** The amount typed, in centavos; undefined (with the error shown) when not acceptable for the method. */
 function amountCents() {
@@ -45,6 +45,27 @@ export function createIntent(extra) {
       throw err;
     },
   );
+}
+
+/** Shows why a flow could not start; nothing for a wrong amount (already shown by the field). */
+export function showStartError(err) {
+  if (err) showError(err, state.intent !== null);
+}
+
+/**
+ * Pix and boleto: the intent is confirmed at creation; fill(paymentDetails)
+ * shows the charge in the panel's "-charge" part, then the buyer's payment is awaited.
+ */
+export function beginCharge(panel, fill) {
+  createIntent({})
+    .then((intent) => {
+      state.transaction = intent.transaction;
+      fill(intent.transaction.paymentDetails);
+      show(panel + '-start', false);
+      show(panel + '-charge', true);
+      setStatus(t('waiting'));
+    })
+    .catch(showStartError);
 }
 
 export function selectMethod(method) {
