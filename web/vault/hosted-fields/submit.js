@@ -8,6 +8,7 @@ import { digitsOnly } from './digits.js';
 import { FIELDS, refresh, setBusy, setStatus, showError, states } from './fields.js';
 import { buildJwe } from './jwe.js';
 import { redact } from './messaging.js';
+import { normalizeHolder } from './validate.js';
 import { errorCode, findKey, tokenize } from './vault-api.js';
 
 /** Server error fields → the field of this form that shows them. */
@@ -77,7 +78,7 @@ export async function submit(page) {
     if (!jwk) throw { code: 'SERVICE_UNAVAILABLE', message: 'Encryption key ' + params.keyId + ' is not published by the vault' };
     const card = JSON.stringify({
       number: digitsOnly(inputs.number.value),
-      holderName: inputs.holderName.value.trim().replace(/\s+/g, ' '),
+      holderName: normalizeHolder(inputs.holderName.value),
       expMonth: all.expiry.month,
       expYear: all.expiry.year,
       cvv: digitsOnly(inputs.cvv.value),

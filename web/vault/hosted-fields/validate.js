@@ -63,8 +63,13 @@ export function validateCvv(value, brand) {
   };
 }
 
+/** The holder name as validated and sent to the vault: trimmed, inner runs of spaces made one. */
+export function normalizeHolder(value) {
+  return String(value == null ? '' : value).trim().replace(/\s+/g, ' ');
+}
+
 export function validateHolder(value) {
-  const v = String(value == null ? '' : value).trim().replace(/\s+/g, ' ');
+  const v = normalizeHolder(value);
   // Letters (any script, accents included), spaces, dot, apostrophe, hyphen;
   // at least two letters. No digits: a name field must not collect a PAN.
   const ok = v.length <= 64 && /^[\p{L}\p{M} .'-]+$/u.test(v) && (v.match(/\p{L}/gu) || []).length >= 2;
