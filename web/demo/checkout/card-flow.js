@@ -50,7 +50,7 @@ export function beginCard() {
         vaultUrl: tk.vaultUrl,
         ticket: tk.ticket,
         encryptionKey: tk.encryptionKey,
-        locale: state.locale === 'en' ? 'en' : 'pt-BR',
+        locale: state.locale, // 'pt-BR' or 'en', as applyLocale() set it
         // The page's own "Pagar R$ …" button submits, through handle.tokenize().
         hideSubmitButton: true,
         style: { accentColor: '#0f766e', color: '#17212b', borderColor: '#c4ccd3', borderRadius: '8px', errorColor: '#b42318' },
