@@ -6,16 +6,13 @@
 import { detectBrand, maxLength } from './brands.js';
 import { digitsOnly } from './digits.js';
 
-/** Where the printed number has a space, for the brands that differ from 4-4-4-4-3. */
-const GAPS = { amex: [4, 10] };
-const DEFAULT_GAPS = [4, 8, 12, 16];
-
 /** Groups the digits as printed on the card: Amex 4-6-5, Diners 36 4-6-4, else 4-4-4-4-3. */
 export function formatNumber(number, brand) {
   let d = digitsOnly(number);
   if (brand === undefined) brand = detectBrand(d);
   d = d.slice(0, maxLength(brand));
-  const gaps = GAPS[brand] || (brand === 'diners' && /^36/.test(d) ? [4, 10] : DEFAULT_GAPS);
+  // Where the printed number has a space.
+  const gaps = brand === 'amex' || (brand === 'diners' && /^36/.test(d)) ? [4, 10] : [4, 8, 12, 16];
   let out = '';
   for (let i = 0; i < d.length; i++) {
     if (i > 0 && gaps.indexOf(i) >= 0) out += ' ';
