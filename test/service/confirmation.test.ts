@@ -10,7 +10,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { isDomainError } from '../../src/lib/domain-error.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
@@ -18,6 +17,7 @@ import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idem
 import { INTENT_LIFETIME_MS } from '../../src/modules/payment-intents/index.js';
 import { hashToken } from '../../src/modules/vault/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { assertError } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
 
@@ -62,11 +62,6 @@ class DyingAcquirer implements Acquirer {
   findCharge(reference: string): Promise<ChargeRecord | undefined> {
     return this.inner.findCharge(reference);
   }
-}
-
-function assertError(res: LightMyRequestResponse, status: number, code: string): void {
-  assert.equal(res.statusCode, status, res.body);
-  assert.equal(res.json<{ code: string }>().code, code, res.body);
 }
 
 for (const engine of engines()) {
@@ -169,9 +164,7 @@ for (const engine of engines()) {
         const first = await cardIntent();
         const second = await cardIntent();
         const othersToken = await tokenize(second);
-        const refused = await confirm(first.id, 'k-wrong-token', { token: othersToken });
-        assertError(refused, 400, 'VALIDATION_ERROR');
-        assert.deepEqual(refused.json<{ details: { field: string }[] }>().details.map((d) => d.field), ['token']);
+        assertError(await confirm(first.id, 'k-wrong-token', { token: othersToken }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
         const row = await intentRow(first.id);
         assert.equal(row.confirm_started_at, null, 'claim released');
         assert.equal(row.confirm_key, null);
