@@ -10,13 +10,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { isDomainError } from '../../src/lib/domain-error.js';
 import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
 import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { INTENT_LIFETIME_MS } from '../../src/modules/payment-intents/index.js';
 import { hashToken } from '../../src/modules/vault/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { settled } from '../helpers/outcome.js';
 import { pixIntent } from '../helpers/fixtures.js';
@@ -94,16 +93,7 @@ for (const engine of engines()) {
       void confirm(id, key, payload);
       await reached;
     };
-    const tokenize = async (intent: Json, number = '4111111111111111'): Promise<string> => {
-      const key = intent.cardTokenization.encryptionKey as JWK & { kid: string };
-      const card = { number, holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv: '739' };
-      const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
-        .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.kid })
-        .encrypt(await importJWK(key, 'RSA-OAEP-256'));
-      const res = await t.vaultApp.inject({ method: 'POST', url: '/tokenize', payload: { ticket: intent.cardTokenization.ticket, keyId: key.kid, encryptedCard } });
-      assert.equal(res.statusCode, 201, res.body);
-      return res.json<{ token: string }>().token;
-    };
+    const tokenize = async (intent: Json, number?: string): Promise<string> => (await tokenizeCard(t, intent.cardTokenization, number)).token;
     const intentRow = (id: string) => t.db.db.selectFrom('payment_intents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     const keyRow = (key: string) => t.db.db.selectFrom('idempotency_keys').selectAll().where('key', '=', key).executeTakeFirst();
     const transactionsOf = (id: string) => t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute();
