@@ -40,7 +40,6 @@ function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestRes
   assert.equal(first.headers['idempotent-replayed'], undefined, 'the first response is not marked replayed');
 }
 
-/** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
 for (const engine of engines()) {
   describe(`idempotency (${engine})`, () => {
     let t: TestApp;
