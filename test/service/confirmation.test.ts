@@ -1,7 +1,7 @@
 /**
  * Confirmation and its recovery, on a real database and the real services.
  * A process that dies between the phases of a confirm is reproduced, not
- * written by hand: the acquirer stand-in below never answers one call, so the
+ * written by hand: the acquirer stand-in (DyingAcquirer) never answers one call, so the
  * request stays where a dead process would leave it (intent claimed, its
  * Idempotency-Key STARTED with a lease, and the acquirer having charged or
  * not). Retries go over HTTP, where the contract is observed (status, code,
@@ -11,58 +11,18 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isDomainError } from '../../src/lib/domain-error.js';
-import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
+import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
 import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { INTENT_LIFETIME_MS } from '../../src/modules/payment-intents/index.js';
 import { hashToken } from '../../src/modules/vault/index.js';
 import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
+import { DyingAcquirer } from '../helpers/acquirer.js';
 import { assertError } from '../helpers/assert.js';
 import { settled } from '../helpers/outcome.js';
 import { pixIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
 
 type Json = Record<string, any>;
-
-/**
- * The simulated acquirer, except that one call can be made to never answer,
- * as if the process running it died there: before the acquirer recorded the
- * charge, or after. `calls` counts the charges asked for.
- */
-class DyingAcquirer implements Acquirer {
-  calls = 0;
-  private dying: { after: boolean; reached: () => void } | undefined;
-
-  constructor(private readonly inner: Acquirer) {}
-
-  /** The next charge never answers; resolves once that call is reached (and, with 'after-charge', recorded). */
-  dieOnNextCharge(when: 'before-charge' | 'after-charge'): Promise<void> {
-    return new Promise((reached) => {
-      this.dying = { after: when === 'after-charge', reached };
-    });
-  }
-
-  private async charge(run: () => Promise<ChargeRecord>): Promise<ChargeRecord> {
-    this.calls++;
-    const dying = this.dying;
-    if (!dying) return run();
-    this.dying = undefined;
-    if (dying.after) await run();
-    dying.reached();
-    return new Promise<ChargeRecord>(() => {});
-  }
-
-  register(request: ChargeRequest): Promise<ChargeRecord> {
-    return this.charge(() => this.inner.register(request));
-  }
-
-  authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
-    return this.charge(() => this.inner.authorizeCard(request));
-  }
-
-  findCharge(reference: string): Promise<ChargeRecord | undefined> {
-    return this.inner.findCharge(reference);
-  }
-}
 
 for (const engine of engines()) {
   describe(`confirmation service (${engine})`, () => {
