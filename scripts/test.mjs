@@ -54,12 +54,6 @@ const concurrency = process.env.TEST_CONCURRENCY ?? '4';
 
 const { prepareTestRun } = await tsImport('../test/helpers/db.ts', import.meta.url);
 const run = await prepareTestRun();
-let cleaned = false;
-async function cleanup() {
-  if (cleaned) return;
-  cleaned = true;
-  await run.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
-}
 
 // Test processes live for seconds: PGlite's WebAssembly runs on V8's baseline
 // compiler only (--liftoff-only, passed on to every test file and to the svc
@@ -71,5 +65,5 @@ const child = spawn(process.execPath, ['--liftoff-only', '--import', 'tsx', '--t
 // Ctrl-C reaches the runner too (same process group); wait for it to end, then clean up.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 const status = await new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
-await cleanup();
+await run.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
 process.exit(status);

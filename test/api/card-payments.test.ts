@@ -9,10 +9,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { TEST_CARDS, hashToken, verifyTicket } from '../../src/modules/vault/index.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError } from '../helpers/assert.js';
 import { cardIntent } from '../helpers/fixtures.js';
@@ -43,11 +42,6 @@ interface TransactionBody {
   split: { receivables: Receivable[] };
 }
 
-/** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
-function cvvFor(number: string): string {
-  return TEST_CARDS.find((c) => c.number === number)?.cvvLength === 4 ? '7391' : '739';
-}
-
 for (const engine of engines()) {
   describe(`card payments (${engine})`, () => {
     let t: TestApp;
@@ -76,17 +70,7 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 200, res.body);
       return res.json();
     };
-    /** The buyer's page: encrypts the card with the intent's key and posts it to the vault with the intent's ticket. */
-    const tokenize = async (intent: Json, number = '4111111111111111'): Promise<Json> => {
-      const key = intent.cardTokenization.encryptionKey as JWK & { kid: string };
-      const card = { number, holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv: cvvFor(number) };
-      const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
-        .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.kid })
-        .encrypt(await importJWK(key, 'RSA-OAEP-256'));
-      const res = await t.vaultApp.inject({ method: 'POST', url: '/tokenize', payload: { ticket: intent.cardTokenization.ticket, keyId: key.kid, encryptedCard } });
-      assert.equal(res.statusCode, 201, res.body);
-      return res.json();
-    };
+    const tokenize = (intent: Json, number?: string): Promise<Json> => tokenizeCard(t, intent.cardTokenization, number);
     const transactionsOf = (intentId: string) => t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', intentId).execute();
     const chargesOf = (intentId: string) => t.db.db.selectFrom('acquirer_charges').selectAll().where('reference', '=', intentId).execute();
     const eventTypes = async (transactionId: string) =>

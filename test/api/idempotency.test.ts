@@ -8,31 +8,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
-import { isDomainError } from '../../src/lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
-import { SimulatedAcquirer, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from '../../src/modules/acquirer/index.js';
+import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
+import { DyingAcquirer } from '../helpers/acquirer.js';
 import { RECIPIENTS, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';
 import { assertError } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
-
-/** Counts calls to the acquirer, to prove a replay charges nothing. */
-class CountingAcquirer implements Acquirer {
-  registered = 0;
-  constructor(private readonly inner: Acquirer) {}
-  register(request: ChargeRequest): Promise<ChargeRecord> {
-    this.registered++;
-    return this.inner.register(request);
-  }
-  authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
-    this.registered++;
-    return this.inner.authorizeCard(request);
-  }
-  findCharge(reference: string): Promise<ChargeRecord | undefined> {
-    return this.inner.findCharge(reference);
-  }
-}
 
 function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestResponse): void {
   assert.equal(replay.statusCode, first.statusCode);
@@ -41,14 +24,13 @@ function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestRes
   assert.equal(first.headers['idempotent-replayed'], undefined, 'the first response is not marked replayed');
 }
 
-/** The request fingerprint as http/idempotency.ts computes it (method, route, params, body as canonical JSON). */
 for (const engine of engines()) {
   describe(`idempotency (${engine})`, () => {
     let t: TestApp;
-    let acquirer: CountingAcquirer;
+    let acquirer: DyingAcquirer;
 
     before(async () => {
-      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new CountingAcquirer(new SimulatedAcquirer(base.db, base.clock))) });
+      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new DyingAcquirer(new SimulatedAcquirer(base.db, base.clock))) });
     });
     after(() => t.close());
 
@@ -149,8 +131,8 @@ for (const engine of engines()) {
     test('a STARTED key within its lease is 409 IDEMPOTENCY_KEY_IN_USE; past the lease a retry takes over', async () => {
       const body = pixIntent({ referenceId: 'idem-lease' });
       // A create that claimed its key and died before acting: the key's STARTED row, as the Idempotency-Key hook writes it.
-      const claim = await t.services.idempotency.claim(t.companyId, 'k-lease', requestFingerprint('POST', '/v2/payment-intents', {}, body), 201);
-      assert.ok(!isDomainError(claim) && claim.kind === 'new');
+      const claim = settled(await t.services.idempotency.claim(t.companyId, 'k-lease', requestFingerprint('POST', '/v2/payment-intents', {}, body), 201));
+      assert.equal(claim.kind, 'new');
       assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
       t.clock.advance(IDEMPOTENCY_LEASE_MS - 1);
       assertError(await create('k-lease', body), 409, 'IDEMPOTENCY_KEY_IN_USE');
@@ -167,13 +149,13 @@ for (const engine of engines()) {
 
     test('PROVIDER_ERROR is stored and replayed as the same 502, without calling the acquirer again', async () => {
       const body = pixIntent({ referenceId: 'idem-502', amountCents: 50_200, confirm: true });
-      const calls = acquirer.registered;
+      const calls = acquirer.calls;
       const first = await create('k-502', body);
       assertError(first, 502, 'PROVIDER_ERROR');
-      assert.equal(acquirer.registered, calls + 1);
+      assert.equal(acquirer.calls, calls + 1);
       const replay = await create('k-502', body);
       assertReplayOf(replay, first);
-      assert.equal(acquirer.registered, calls + 1, 'no second acquirer call');
+      assert.equal(acquirer.calls, calls + 1, 'no second acquirer call');
       const intents = await intentsWithReference('idem-502');
       assert.equal(intents.length, 1);
       assert.equal(intents[0]!.status, 'FAILED');
@@ -182,7 +164,7 @@ for (const engine of engines()) {
 
     test('a confirm replayed with its key returns the same transaction: one transaction, one transaction.created', async () => {
       const id = await newIntent('idem-confirm');
-      const calls = acquirer.registered;
+      const calls = acquirer.calls;
       const first = await confirm(id, 'k-confirm');
       assert.equal(first.statusCode, 201, first.body);
       const trx = first.json<{ id: string; status: string; paymentIntentId: string }>();
@@ -190,7 +172,7 @@ for (const engine of engines()) {
       assert.equal(trx.paymentIntentId, id);
       assertReplayOf(await confirm(id, 'k-confirm'), first);
       assertReplayOf(await confirm(id, 'k-confirm'), first);
-      assert.equal(acquirer.registered, calls + 1, 'charged once');
+      assert.equal(acquirer.calls, calls + 1, 'charged once');
       assert.equal((await t.db.db.selectFrom('transactions').selectAll().where('payment_intent_id', '=', id).execute()).length, 1);
       const events = await t.db.db.selectFrom('events').selectAll().where('transaction_id', '=', trx.id).execute();
       assert.deepEqual(events.map((e) => e.type), ['transaction.created']);

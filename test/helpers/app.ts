@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { buildApp, buildServices, type AppDeps, type Services } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
-import { buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
+import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/modules/demo/index.js';
 import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
@@ -99,6 +100,24 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
 export function productionEnv(): Record<string, string> {
   const key = () => randomBytes(32).toString('base64');
   return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
+}
+
+/** What the buyer's page does: encrypts a card with an intent's cardTokenization key, posts it to the vault with its ticket; answers the 201 body. */
+export async function tokenizeCard(
+  t: TestApp,
+  tokenization: { ticket: string; encryptionKey: JWK },
+  number = '4111111111111111',
+): Promise<{ token: string; [field: string]: unknown }> {
+  const key = tokenization.encryptionKey as JWK & { kid: string };
+  // The sandbox test cards with a 4-digit CVV (Amex) take one of that length.
+  const cvv = TEST_CARDS.find((c) => c.number === number)?.cvvLength === 4 ? '7391' : '739';
+  const card = { number, holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv };
+  const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.kid })
+    .encrypt(await importJWK(key, 'RSA-OAEP-256'));
+  const res = await t.vaultApp.inject({ method: 'POST', url: '/tokenize', payload: { ticket: tokenization.ticket, keyId: key.kid, encryptedCard } });
+  assert.equal(res.statusCode, 201, res.body);
+  return res.json();
 }
 
 const silentLogger = pino({ level: 'silent' });

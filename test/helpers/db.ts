@@ -128,18 +128,23 @@ async function dropDatabase(name: string): Promise<void> {
   await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
+/** Runs the migrations on the PostgreSQL database at `url`, and closes its connection. */
+async function migrateDatabase(url: string): Promise<void> {
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 1 });
+  try {
+    await migrate(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
 /** Creates a migrated PostgreSQL database to copy test databases from; the caller drops it. */
 async function createPostgresTemplate(): Promise<string> {
   const name = uniqueName('svc_tmpl');
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   try {
-    const handle = await openDatabase({ databaseUrl: urlOf(name), poolSize: 1 });
-    try {
-      await migrate(handle.db);
-    } finally {
-      // CREATE DATABASE … TEMPLATE needs the template to have no connections.
-      await handle.close();
-    }
+    // Closed once migrated: CREATE DATABASE … TEMPLATE needs the template to have no connections.
+    await migrateDatabase(urlOf(name));
   } catch (err) {
     await dropDatabase(name);
     throw err;
@@ -157,15 +162,8 @@ export async function createPostgresDatabase(opts: { migrated?: boolean } = {}):
   const name = uniqueName('svc_test');
   await admin((c) => c.query(template ? `CREATE DATABASE ${name} TEMPLATE ${template}` : `CREATE DATABASE ${name}`));
   const url = urlOf(name);
-  if (opts.migrated !== false && !template) {
-    // Run on its own (no template from scripts/test.mjs): migrate this database.
-    const handle = await openDatabase({ databaseUrl: url, poolSize: 1 });
-    try {
-      await migrate(handle.db);
-    } finally {
-      await handle.close();
-    }
-  }
+  // Run on its own (no template from scripts/test.mjs): migrate this database.
+  if (opts.migrated !== false && !template) await migrateDatabase(url);
   return { url, drop: () => dropDatabase(name) };
 }
 
