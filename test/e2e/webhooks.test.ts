@@ -38,13 +38,13 @@ import { pathToFileURL } from 'node:url';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
 import {
-  LaunchError,
   REPO_ROOT,
   apiClient,
   childEnv,
   e2eEngine,
   freePort,
   idemKey,
+  retryOnTakenPort,
   spawnSvc,
   startServer,
   waitUntilReady,
@@ -162,17 +162,13 @@ function spawnRole(role: 'api' | 'worker', deployment: Deployment, extra: Record
 
 /** `svc api` on a free port, ready when /readyz answers. */
 async function startApi(deployment: Deployment, key: string, extra: Record<string, string>): Promise<RoleProcess & { url: string; api: Api }> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnTakenPort(async () => {
     const port = await freePort();
     const proc = spawnRole('api', deployment, { ...extra, HOST: '127.0.0.1', PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitUntilReady(proc, url);
-      return { ...proc, url, api: apiClient(url, key) };
-    } catch (err) {
-      if (!(err instanceof LaunchError && err.portTaken) || attempt >= 2) throw err;
-    }
-  }
+    await waitUntilReady(proc, url);
+    return { ...proc, url, api: apiClient(url, key) };
+  });
 }
 
 // ---- Linux: which process owns a TCP connection ---------------------------
