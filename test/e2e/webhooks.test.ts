@@ -57,7 +57,7 @@ import {
 import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Api = (pathname: string, init?: { method?: string; headers?: Record<string, string>; body?: unknown }) => Promise<Response>;
+type Api = TestServer['api'];
 
 const SIGNATURE_TOLERANCE_S = 300;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -326,7 +326,7 @@ test('over HTTPS: transaction.created then transaction.paid, signed, equal to th
     assert.deepEqual(exit, { code: 0, signal: null }, 'SIGTERM stops the server with exit code 0');
   });
   const verifyWebhook = await readmeVerifyWebhook();
-  const api: Api = (p, init) => server.api(p, init);
+  const api = server.api;
 
   const hook = await register(api, `${receiver.url}/hook`, ['transaction.created', 'transaction.paid']);
   // The setting admits loopback and only loopback.
