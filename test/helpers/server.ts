@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { createPostgresDatabase, seedPgliteDataDir } from './db.js';
+import { createPostgresDatabase, seedPgliteDataDir, type Engine } from './db.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -40,8 +40,6 @@ const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 const SVC_ARGS = process.execArgv.includes('--liftoff-only') ? ['--liftoff-only', SVC] : [SVC];
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
-
-export type Engine = 'postgres' | 'pglite';
 
 export function e2eEngine(): Engine {
   return process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
