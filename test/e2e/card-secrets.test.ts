@@ -34,7 +34,7 @@ import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { sql } from 'kysely';
 import { startHttpsReceiver, type HttpsReceiver } from '../helpers/https-receiver.js';
 import { freePort, idemKey, startServer, withDatabase, type TestServer } from '../helpers/server.js';
-import { CARD_BUYER } from '../helpers/fixtures.js';
+import { cardIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
@@ -125,7 +125,7 @@ async function vault(pathname: string, body?: unknown): Promise<{ status: number
 /** Intent → JWE in Node → POST /tokenize → confirm. Returns the confirm answer and the intent. */
 async function pay(card: { number: string; cvv: string; last4: string }, label: string): Promise<{ confirm: { status: number; json: Json }; intentId: string }> {
   const created = await api('/v2/payment-intents', {
-    body: { amountCents: 12_345, paymentMethod: 'CREDIT_CARD', referenceId: `secrets-${label}`, buyer: CARD_BUYER },
+    body: cardIntent({ amountCents: 12_345, referenceId: `secrets-${label}` }),
     key: idemKey(`create-${label}`),
   });
   assert.equal(created.status, 201, JSON.stringify(created.json));

@@ -38,13 +38,13 @@ import { pathToFileURL } from 'node:url';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
 import {
-  LaunchError,
   REPO_ROOT,
   apiClient,
   childEnv,
   e2eEngine,
   freePort,
   idemKey,
+  retryOnTakenPort,
   spawnSvc,
   startServer,
   waitUntilReady,
@@ -57,7 +57,7 @@ import {
 import { pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
-type Api = (pathname: string, init?: { method?: string; headers?: Record<string, string>; body?: unknown }) => Promise<Response>;
+type Api = TestServer['api'];
 
 const SIGNATURE_TOLERANCE_S = 300;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -162,17 +162,13 @@ function spawnRole(role: 'api' | 'worker', deployment: Deployment, extra: Record
 
 /** `svc api` on a free port, ready when /readyz answers. */
 async function startApi(deployment: Deployment, key: string, extra: Record<string, string>): Promise<RoleProcess & { url: string; api: Api }> {
-  for (let attempt = 0; ; attempt++) {
+  return retryOnTakenPort(async () => {
     const port = await freePort();
     const proc = spawnRole('api', deployment, { ...extra, HOST: '127.0.0.1', PORT: String(port) });
     const url = `http://127.0.0.1:${port}`;
-    try {
-      await waitUntilReady(proc, url);
-      return { ...proc, url, api: apiClient(url, key) };
-    } catch (err) {
-      if (!(err instanceof LaunchError && err.portTaken) || attempt >= 2) throw err;
-    }
-  }
+    await waitUntilReady(proc, url);
+    return { ...proc, url, api: apiClient(url, key) };
+  });
 }
 
 // ---- Linux: which process owns a TCP connection ---------------------------
@@ -330,7 +326,7 @@ test('over HTTPS: transaction.created then transaction.paid, signed, equal to th
     assert.deepEqual(exit, { code: 0, signal: null }, 'SIGTERM stops the server with exit code 0');
   });
   const verifyWebhook = await readmeVerifyWebhook();
-  const api: Api = (p, init) => server.api(p, init);
+  const api = server.api;
 
   const hook = await register(api, `${receiver.url}/hook`, ['transaction.created', 'transaction.paid']);
   // The setting admits loopback and only loopback.

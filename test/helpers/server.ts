@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase, type Db } from '../../src/db/database.js';
-import { createPostgresDatabase, seedPgliteDataDir } from './db.js';
+import { createPostgresDatabase, seedPgliteDataDir, type Engine } from './db.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -40,8 +40,6 @@ const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 const SVC_ARGS = process.execArgv.includes('--liftoff-only') ? ['--liftoff-only', SVC] : [SVC];
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 15_000;
-
-export type Engine = 'postgres' | 'pglite';
 
 export function e2eEngine(): Engine {
   return process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
@@ -220,18 +218,27 @@ export async function withDatabase<T>(deployment: Deployment, fn: (db: Db) => Pr
 
 export async function startServer(opts: StartOptions = {}): Promise<TestServer> {
   const deployment = opts.reuse ?? (await createDeployment({ migrated: opts.migrated ?? true }));
-  let lastError: unknown;
-  for (let attempt = 0; attempt < 3; attempt++) {
+  try {
+    return await retryOnTakenPort(() => launch(deployment, opts.env ?? {}));
+  } catch (err) {
+    if (!opts.reuse) await deployment.destroy().catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * Runs `start` (which listens on a port from freePort) again, up to 3 times in
+ * all, while it fails because another process took the port between probing
+ * and listening.
+ */
+export async function retryOnTakenPort<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
-      return await launch(deployment, opts.env ?? {});
+      return await start();
     } catch (err) {
-      lastError = err;
-      // Another process took the port between probing and listening: try another one.
-      if (!(err instanceof LaunchError && err.portTaken)) break;
+      if (!(err instanceof LaunchError && err.portTaken) || attempt >= 3) throw err;
     }
   }
-  if (!opts.reuse) await deployment.destroy().catch(() => {});
-  throw lastError;
 }
 
 /** A running `svc` process: its output so far, its exit, and a graceful stop. */
@@ -289,7 +296,7 @@ export function spawnSvc(args: string[], env: NodeJS.ProcessEnv): SvcProcess {
   };
 }
 
-export class LaunchError extends Error {
+class LaunchError extends Error {
   constructor(
     message: string,
     /** Another process took the port between probing and listening: worth another port. */

@@ -19,7 +19,7 @@ import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
 import { DyingAcquirer } from '../helpers/acquirer.js';
 import { assertError } from '../helpers/assert.js';
 import { settled } from '../helpers/outcome.js';
-import { pixIntent } from '../helpers/fixtures.js';
+import { cardIntent, pixIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
 
 type Json = Record<string, any>;
@@ -34,12 +34,13 @@ for (const engine of engines()) {
     });
     after(() => t.close());
 
-    const createIntent = async (overrides: Json = {}): Promise<Json> => {
-      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ referenceId: `svc-${randomUUID()}`, ...overrides }) });
+    const created = async (body: Json): Promise<Json> => {
+      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: body });
       assert.equal(res.statusCode, 201, res.body);
       return res.json();
     };
-    const cardIntent = (overrides: Json = {}) => createIntent({ paymentMethod: 'CREDIT_CARD', ...overrides });
+    const createIntent = (overrides: Json = {}) => created(pixIntent({ referenceId: `svc-${randomUUID()}`, ...overrides }));
+    const newCardIntent = (overrides: Json = {}) => created(cardIntent({ referenceId: `svc-${randomUUID()}`, ...overrides }));
     const confirm = (id: string, key: string, payload?: Json) =>
       t.call({
         method: 'POST',
@@ -104,7 +105,7 @@ for (const engine of engines()) {
       });
 
       test('a card confirm without a token is TOKEN_REQUIRED and claims nothing', async () => {
-        const intent = await cardIntent();
+        const intent = await newCardIntent();
         const outcome = await t.services.intents.confirm(t.companyId, intent.id, undefined, await claimKey(intent.id, 'k-no-token'));
         assert.ok(isDomainError(outcome));
         assert.equal(outcome.code, 'TOKEN_REQUIRED');
@@ -112,8 +113,8 @@ for (const engine of engines()) {
       });
 
       test('a token the vault refuses charges nothing and releases the claim, so a good token confirms', async () => {
-        const first = await cardIntent();
-        const second = await cardIntent();
+        const first = await newCardIntent();
+        const second = await newCardIntent();
         const othersToken = await tokenize(second);
         assertError(await confirm(first.id, 'k-wrong-token', { token: othersToken }), 400, 'VALIDATION_ERROR', 'token', { exactly: true });
         const row = await intentRow(first.id);
@@ -211,7 +212,7 @@ for (const engine of engines()) {
 
     describe('cards: the process died after phase 1', () => {
       test('the vault and acquirer answered: a retry after the lease finishes from the record, 201, one charge', async () => {
-        const intent = await cardIntent({ amountCents: 20_000, installments: 2 });
+        const intent = await newCardIntent({ amountCents: 20_000, installments: 2 });
         const token = await tokenize(intent);
         await confirmThatDies(intent.id, 'k-card-retry', 'after-charge', { token });
         assert.equal((await chargesOf(intent.id)).length, 1);
@@ -235,7 +236,7 @@ for (const engine of engines()) {
       });
 
       test('a refusal is an outcome too: the worker records the FAILED transaction; a retry replays it', async () => {
-        const intent = await cardIntent();
+        const intent = await newCardIntent();
         const token = await tokenize(intent, '4111113111110002');
         await confirmThatDies(intent.id, 'k-card-refused', 'after-charge', { token });
         t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
@@ -254,7 +255,7 @@ for (const engine of engines()) {
       });
 
       test('the vault spent the token but the acquirer never answered: a retry resumes, charges once, erases the CVV', async () => {
-        const intent = await cardIntent();
+        const intent = await newCardIntent();
         const token = await tokenize(intent);
         await confirmThatDies(intent.id, 'k-card-spent', 'before-charge', { token });
         const spent = await tokenRow(token);
@@ -270,7 +271,7 @@ for (const engine of engines()) {
       });
 
       test('the acquirer never answered and no retry came: the worker fails the intent, nothing charged', async () => {
-        const intent = await cardIntent();
+        const intent = await newCardIntent();
         const token = await tokenize(intent);
         await confirmThatDies(intent.id, 'k-card-lost', 'before-charge', { token });
         t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
