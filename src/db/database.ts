@@ -26,6 +26,12 @@ const DATE = 1082;
 const parseInt8 = (v: string): number => Number(v);
 const keepText = (v: string): string => v;
 
+// PGlite zeroes its shared buffers in WASM at every start: the default 128 MB
+// costs about 0.5 s per process (every `svc` command and server start). The
+// embedded database serves a laptop or a sandbox, whose working set fits in
+// 16 MB, and the operating system's page cache holds the rest of DATA_DIR.
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export interface OpenOptions {
   /** PostgreSQL URL; without it, PGlite. */
   databaseUrl?: string | undefined;
@@ -65,6 +71,7 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   }
   const pglite = await PGlite.create({
     dataDir,
+    startParams: PGLITE_START_PARAMS,
     parsers: { [INT8]: parseInt8, [DATE]: keepText },
     ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
   });

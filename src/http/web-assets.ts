@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** dist/web at the repository root; the same relative path from src/http (tsx) and dist/http (build). */
+/** dist/web at the repository root: the same relative path from dist/http (build) and .test-build/src/http (tests, see scripts/test.mjs). */
 export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'web');
 
 interface Asset {

@@ -45,12 +45,21 @@ export interface TestDatabase extends DatabaseHandle {
 
 // ---- PGlite -----------------------------------------------------------------
 
-/** Runs initdb and the migrations once, and returns the data directory as a tarball. */
+/**
+ * Runs initdb and the migrations once, and returns the data directory as a
+ * tarball. Every test database and e2e server loads it, so it is kept small:
+ * 1 MB WAL segments instead of 16, and no template databases (tests never
+ * create a database). 13 MB instead of 40, about 0.25 s less per load.
+ */
 async function migratedPgliteTarball(): Promise<Blob> {
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   const db: Db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   try {
     await migrate(db);
+    for (const template of ['template0', 'template1']) {
+      await pglite.exec(`ALTER DATABASE ${template} IS_TEMPLATE false`);
+      await pglite.exec(`DROP DATABASE ${template}`);
+    }
     return await pglite.dumpDataDir('none');
   } finally {
     await db.destroy();
@@ -190,7 +199,7 @@ export async function openTestDatabase(engine: Engine): Promise<TestDatabase> {
  * TEST_DATABASE_URL, the PostgreSQL template. `env` passes them to the test
  * processes; `cleanup` removes them.
  *
- * @public scripts/test.mjs loads this file through tsx, out of sight of static analysis.
+ * @public scripts/test.mjs loads this file (compiled), out of sight of static analysis.
  */
 export async function prepareTestRun(): Promise<{ env: Record<string, string>; cleanup(): Promise<void> }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-run-'));

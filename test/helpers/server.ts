@@ -29,7 +29,15 @@ import { createPostgresDatabase, seedPgliteDataDir, type Engine } from './db.js'
 
 const execFileAsync = promisify(execFile);
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The nearest folder above this file with a package.json: the repository, also from the compiled copy in .test-build/. */
+function findRepoRoot(): string {
+  for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error('no package.json above test/helpers');
+  }
+}
+
+export const REPO_ROOT = findRepoRoot();
 const SVC = path.join(REPO_ROOT, 'bin', 'svc.js');
 /**
  * The svc processes a test starts live for seconds: they run PGlite's
