@@ -52,12 +52,17 @@ async function compileTests() {
   fs.symlinkSync(path.resolve('dist'), path.join(BUILD_DIR, 'dist'));
 }
 
-const only = process.argv.slice(2);
+// The fault tier (test/faults/: its own PostgreSQL cluster, a TCP proxy, killed
+// processes, fuzzing) runs with `npm run test:faults`, not with `npm test`.
+const FAULTS_DIR = path.join('test', 'faults');
+// Arguments are test files or folders of them; without any, every test outside the fault tier.
+const only = process.argv.slice(2).flatMap((arg) => (fs.statSync(arg).isDirectory() ? collect(arg, '.test.ts') : [arg]));
 // The longest files start first (end-to-end and browser tests spawn servers and
 // Chromium), so the short unit and route files fill the cores at the end
 // instead of a long file running alone after everything else has finished.
 const weight = (file) => (file.includes('/e2e/') || file.endsWith('.browser.test.ts') ? 0 : file.startsWith('test') ? 1 : 2);
-let files = only.length > 0 ? only : [...collect('src', '.test.ts'), ...collect('test', '.test.ts')].sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
+const everyTest = () => [...collect('src', '.test.ts'), ...collect('test', '.test.ts')].filter((f) => !f.startsWith(FAULTS_DIR + path.sep));
+let files = (only.length > 0 ? only : everyTest()).sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL pass did not run: TEST_DATABASE_URL is not set, database tests ran on PGlite only.');
