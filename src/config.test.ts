@@ -144,3 +144,13 @@ test('WEBHOOK_RETRY_SCHEDULE: a malformed schedule is refused naming the variabl
     refusal({ ...PRODUCTION, WEBHOOK_RETRY_SCHEDULE: value }, 'WEBHOOK_RETRY_SCHEDULE');
   }
 });
+
+test('the vault limits: 60 tokenize attempts per address per minute and 10 intents per card per hour by default, both configurable', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.vaultAttemptsPerIpPerMinute, 60);
+  assert.equal(defaults.vaultIntentsPerCardPerHour, 10);
+  const set = loadConfig({ VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '600', VAULT_INTENTS_PER_CARD_PER_HOUR: '3' });
+  assert.equal(set.vaultAttemptsPerIpPerMinute, 600);
+  assert.equal(set.vaultIntentsPerCardPerHour, 3);
+  assert.throws(() => loadConfig({ VAULT_INTENTS_PER_CARD_PER_HOUR: '0' }), /VAULT_INTENTS_PER_CARD_PER_HOUR/);
+});

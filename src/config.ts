@@ -34,6 +34,7 @@ export interface Config {
   vaultInternalUrl: string;
   /** Tokenize attempts allowed per client IP per minute (card-testing defence). */
   vaultAttemptsPerIpPerMinute: number;
+  vaultIntentsPerCardPerHour: number;
   /** Host and path (no scheme) under which Pix locations are published in the BR Code, field 26-25. */
   pixLocationBase: string;
   /** Name printed in Pix codes when a company name has no usable letters. */
@@ -156,7 +157,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     vaultMasterKey,
     internalKey,
     vaultInternalUrl: url(env, 'VAULT_INTERNAL_URL', ['http:', 'https:']) ?? `http://127.0.0.1:${vaultPort}`,
-    vaultAttemptsPerIpPerMinute: integer(env, 'VAULT_ATTEMPTS_PER_IP_PER_MINUTE', 5, 1, 1_000_000),
+    // Generous per address: behind carrier-grade NAT many buyers share one; the per-card limit stops card testing.
+    vaultAttemptsPerIpPerMinute: integer(env, 'VAULT_ATTEMPTS_PER_IP_PER_MINUTE', 60, 1, 1_000_000),
+    vaultIntentsPerCardPerHour: integer(env, 'VAULT_INTENTS_PER_CARD_PER_HOUR', 10, 1, 1_000_000),
     pixLocationBase,
     pixMerchantCity: 'SAO PAULO',
   };

@@ -16,6 +16,7 @@ import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { SimulatedAcquirer } from './modules/acquirer/index.js';
+import { intentTokenGate } from './modules/payment-intents/index.js';
 import { buildVault, httpVaultClient, type Vault } from './modules/vault/index.js';
 
 export interface Runtime {
@@ -127,6 +128,8 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
         masterKey: keyFromEnvOrDataDir(config.vaultMasterKey, config.dataDir, 'vault-master.key'),
         internalKey,
         attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
+        intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
+        intentTokenState: intentTokenGate(database.db),
       });
       return vault;
     },

@@ -37,7 +37,7 @@ async function prepareBodies(api, count) {
     if (!keys.has(jwk.kid)) keys.set(jwk.kid, importJWK(jwk, 'RSA-OAEP-256'));
     const key = await keys.get(jwk.kid);
     for (const round of rounds) {
-      const encryptedCard = await new CompactEncrypt(CARD).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid }).encrypt(key);
+      const encryptedCard = await new CompactEncrypt(CARD).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, ticket }).encrypt(key);
       round.push(JSON.stringify({ ticket, keyId: jwk.kid, encryptedCard }));
     }
   });
@@ -91,7 +91,8 @@ export async function benchTokenize({ concurrency, seconds, opensslSeconds }) {
   const serve = await startServe(await serviceEnv({
     databaseUrl: db.url,
     dataDir: tempDir('tokenize'),
-    VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000000', // the most the configuration accepts (default 5)
+    VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000000', // the most the configuration accepts (default 60)
+    VAULT_INTENTS_PER_CARD_PER_HOUR: '1000000', // every bench intent uses the same card (default 10)
   }));
   const api = httpClient(serve.base, { key: serve.key, connections: 8 });
   const lanes = Array.from({ length: concurrency }, (_, i) => httpClient(serve.vaultBase, { connections: 1, localAddress: `127.0.0.${10 + i}` }));

@@ -221,6 +221,19 @@ export interface VaultTokensTable {
   created_at: Timestamp;
 }
 
+/** Encrypted cards already tokenized (digest of IV and tag): each is accepted once. */
+interface VaultUsedJwesTable {
+  digest: string;
+  expires_at: Timestamp;
+}
+
+/** The intents a card (keyed fingerprint) was tokenized for, per hour window: the per-card velocity limit. */
+interface VaultCardIntentsTable {
+  fingerprint: string;
+  window_start: Timestamp;
+  intent_id: string;
+}
+
 interface VaultAttemptsTable {
   scope: string;
   key: string;
@@ -243,6 +256,8 @@ export interface Database {
   'vault.keys': VaultKeysTable;
   'vault.tokens': VaultTokensTable;
   'vault.attempts': VaultAttemptsTable;
+  'vault.used_jwes': VaultUsedJwesTable;
+  'vault.card_intents': VaultCardIntentsTable;
   acquirer_charges: AcquirerChargesTable;
 }
 

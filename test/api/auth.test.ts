@@ -201,7 +201,7 @@ describe('database unreachable', () => {
     const config = loadConfig({});
     const acquirer = new SimulatedAcquirer(handle.db, clock);
     const internalKey = randomBytes(32);
-    const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5 }).authorizer;
+    const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenState: async () => 'awaiting-token' }).authorizer;
     const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), acquirer, internalKey, vault };
     const app = await buildApp(deps, buildServices(deps));
     const key = `svc_test_${randomKeyBody()}`;

@@ -40,7 +40,7 @@ async function tokenize(t: TestApp, tokenization: Json, number: string): Promise
   const key = await importJWK(jwk, 'RSA-OAEP-256');
   const card = { number, holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv: '123' };
   const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
-    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid })
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, ticket: tokenization.ticket })
     .encrypt(key);
   const res = await t.vaultApp.inject({ method: 'POST', url: '/tokenize', payload: { ticket: tokenization.ticket, keyId: jwk.kid, encryptedCard } });
   assert.equal(res.statusCode, 201, res.body);

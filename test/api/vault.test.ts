@@ -12,6 +12,7 @@ import vm from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { newId } from '../../src/lib/ids.js';
+import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import {
   KEY_OVERLAP_MS,
   MAX_ATTEMPTS_PER_TICKET,
@@ -66,9 +67,10 @@ function withCheckDigit(body: string): string {
   throw new Error('unreachable');
 }
 
-async function encryptCard(card: Card, jwk: VaultKeyView['jwk'] | JWK, kid = (jwk as { kid: string }).kid): Promise<string> {
+/** As the hosted fields do: the JWE's protected header names the ticket it is encrypted for (`ticket` undefined: a header without it). */
+async function encryptCard(card: Card, jwk: VaultKeyView['jwk'] | JWK, ticket: string | undefined, kid = (jwk as { kid: string }).kid): Promise<string> {
   return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
-    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid })
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid, ...(ticket === undefined ? {} : { ticket }) })
     .encrypt(await importJWK(jwk as JWK, 'RSA-OAEP-256'));
 }
 
@@ -115,7 +117,7 @@ for (const engine of engines()) {
     /** Encrypts `card` with the key /keys lists first and tokenizes it with `ticket`. */
     const tokenize = async (ticket: string, card: Card = VISA) => {
       const key = await currentKey(t.vaultApp);
-      return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk) });
+      return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk, ticket) });
     };
     const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
     const runStep = (name: string) => runWorkerStep(t, name);
@@ -167,7 +169,7 @@ for (const engine of engines()) {
 
       // A page loaded before the rotation encrypted with the previous key: still accepted.
       const { ticket } = await createCardIntent(t);
-      const old = await postTokenize(t.vaultApp, { ticket, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
+      const old = await postTokenize(t.vaultApp, { ticket, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk, ticket) });
       assert.equal(old.statusCode, 201, old.body);
       const fresh = await tokenize(ticket);
       assert.equal(fresh.statusCode, 201, fresh.body);
@@ -185,7 +187,7 @@ for (const engine of engines()) {
 
       // The retired key decrypts nothing any more.
       const { ticket: ticket2 } = await createCardIntent(t);
-      const refused = await postTokenize(t.vaultApp, { ticket: ticket2, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk) });
+      const refused = await postTokenize(t.vaultApp, { ticket: ticket2, keyId: before.keyId, encryptedCard: await encryptCard(VISA, before.jwk, ticket2) });
       assertError(refused, 400, 'VALIDATION_ERROR', 'keyId', { exactly: true });
       assert.equal((await tokenize(ticket2)).statusCode, 201, 'the current key still works');
     });
@@ -200,23 +202,71 @@ for (const engine of engines()) {
     test('an unknown keyId is 400 naming keyId', async () => {
       const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
-      const res = await postTokenize(t.vaultApp, { ticket, keyId: 'vk_unknown', encryptedCard: await encryptCard(VISA, key.jwk, 'vk_unknown') });
+      const res = await postTokenize(t.vaultApp, { ticket, keyId: 'vk_unknown', encryptedCard: await encryptCard(VISA, key.jwk, ticket, 'vk_unknown') });
       assertError(res, 400, 'VALIDATION_ERROR', 'keyId', { exactly: true });
     });
 
     test('a JWE whose kid differs from keyId is 400 naming encryptedCard', async () => {
       const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
-      const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, 'vk_other') });
+      const res = await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, ticket, 'vk_other') });
       assertError(res, 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
     });
 
     test('garbage instead of a JWE is 400 naming encryptedCard', async () => {
       const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
-      for (const garbage of ['not-a-jwe', 'a.b.c.d.e', `${(await encryptCard(VISA, key.jwk)).slice(0, -4)}AAAA`]) {
+      for (const garbage of ['not-a-jwe', 'a.b.c.d.e', `${(await encryptCard(VISA, key.jwk, ticket)).slice(0, -4)}AAAA`]) {
         assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: garbage }), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
       }
+    });
+
+    test('a JWE is bound to its ticket: replayed with another intent\'s ticket, or with no ticket in its header, it is 400 naming encryptedCard', async () => {
+      const a = await createCardIntent(t);
+      const b = await createCardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const captured = await encryptCard(VISA, key.jwk, a.ticket);
+      const replayed = await postTokenize(t.vaultApp, { ticket: b.ticket, keyId: key.keyId, encryptedCard: captured });
+      assertError(replayed, 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
+      const unbound = await postTokenize(t.vaultApp, { ticket: b.ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, undefined) });
+      assertError(unbound, 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
+      assert.equal(await t.db.db.selectFrom('vault.tokens').select('id').where('intent_id', '=', b.id).executeTakeFirst(), undefined, 'no token for the other intent');
+      // The header cannot be rewritten to name the other ticket: AES-GCM authenticates it.
+      const [, ...rest] = captured.split('.');
+      const header = Buffer.from(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.keyId, ticket: b.ticket })).toString('base64url');
+      const rewritten = await postTokenize(t.vaultApp, { ticket: b.ticket, keyId: key.keyId, encryptedCard: [header, ...rest].join('.') });
+      assertError(rewritten, 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
+      // Its own ticket takes it.
+      assert.equal((await postTokenize(t.vaultApp, { ticket: a.ticket, keyId: key.keyId, encryptedCard: captured })).statusCode, 201);
+    });
+
+    test('a JWE is accepted once: the same encrypted card sent again is 400 naming encryptedCard, and no second token is made', async () => {
+      const { id, ticket } = await createCardIntent(t);
+      const key = await currentKey(t.vaultApp);
+      const encryptedCard = await encryptCard(VISA, key.jwk, ticket);
+      assert.equal((await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard })).statusCode, 201);
+      assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard }), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
+      // Concurrent sends of one fresh JWE: exactly one wins.
+      const fresh = await encryptCard(VISA, key.jwk, ticket);
+      const race = await Promise.all([1, 2].map(() => postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: fresh })));
+      assert.deepEqual(race.map((r) => r.statusCode).sort(), [201, 400]);
+      assert.equal((await t.db.db.selectFrom('vault.tokens').select('id').where('intent_id', '=', id).execute()).length, 2);
+      // The same card encrypted again (as the hosted fields do on each submit) is a new JWE.
+      assert.equal((await tokenize(ticket)).statusCode, 201);
+    });
+
+    test('tokenize is refused unless the intent waits for a token: canceled or confirmed → 409 INTENT_ALREADY_PROCESSED', async () => {
+      const canceled = await createCardIntent(t);
+      const cancel = await t.call({ method: 'POST', url: `/v2/payment-intents/${canceled.id}/cancel`, headers: { 'idempotency-key': randomUUID() } });
+      assert.equal(cancel.statusCode, 200, cancel.body);
+      assertError(await tokenize(canceled.ticket), 409, 'INTENT_ALREADY_PROCESSED');
+      assert.equal(await t.db.db.selectFrom('vault.tokens').select('id').where('intent_id', '=', canceled.id).executeTakeFirst(), undefined);
+
+      const confirmed = await createCardIntent(t);
+      const { token } = (await tokenize(confirmed.ticket)).json<{ token: string }>();
+      const paid = await t.call({ method: 'POST', url: `/v2/payment-intents/${confirmed.id}/confirm`, headers: { 'idempotency-key': randomUUID() }, payload: { token } });
+      assert.equal(paid.statusCode, 201, paid.body);
+      assertError(await tokenize(confirmed.ticket), 409, 'INTENT_ALREADY_PROCESSED');
     });
 
     test('every invalid card is 400 VALIDATION_ERROR naming its field, and never echoes the number or the CVV', async () => {
@@ -299,7 +349,7 @@ for (const engine of engines()) {
     test('an unknown body field, a missing field or malformed JSON is 400', async () => {
       const { ticket } = await createCardIntent(t);
       const key = await currentKey(t.vaultApp);
-      const encryptedCard = await encryptCard(VISA, key.jwk);
+      const encryptedCard = await encryptCard(VISA, key.jwk, ticket);
       assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard, cvv: '123' }), 400, 'VALIDATION_ERROR', 'cvv', { exactly: true });
       assertError(await postTokenize(t.vaultApp, { ticket, keyId: key.keyId }), 400, 'VALIDATION_ERROR', 'encryptedCard', { exactly: true });
       assertError(await postTokenize(t.vaultApp, '{"ticket":'), 400, 'VALIDATION_ERROR');
@@ -417,7 +467,7 @@ for (const engine of engines()) {
 
     before(async () => {
       t = await startTestApp(engine);
-      // The default limit: 5 tokenize attempts per client IP per minute.
+      // A low limit, to see it work: 5 tokenize attempts per client IP per minute (every test uses the same card).
       const vault = buildVault({
         db: t.db.db,
         clock: t.clock,
@@ -426,6 +476,8 @@ for (const engine of engines()) {
         masterKey: randomBytes(32),
         internalKey: t.deps.internalKey,
         attemptsPerIpPerMinute: 5,
+        intentsPerCardPerHour: 1_000,
+        intentTokenState: intentTokenGate(t.db.db),
       });
       // Its own master key: it makes the current key, which the API then hands out.
       await vault.keys.rotate();
@@ -439,7 +491,7 @@ for (const engine of engines()) {
     const tokenizeFrom = async (ip: string) => {
       const { ticket } = await createCardIntent(t);
       const key = await currentKey(vaultApp);
-      return postTokenize(vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk) }, ip);
+      return postTokenize(vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, ticket) }, ip);
     };
 
     test('the 6th attempt from one IP within a minute is 429, across different tickets; the next minute it is allowed again', async () => {
@@ -463,6 +515,61 @@ for (const engine of engines()) {
       t.clock.advance(1);
       const again = await tokenizeFrom(ip);
       assert.equal(again.statusCode, 201, again.body);
+    });
+  });
+
+  describe(`vault per-card velocity (${engine})`, () => {
+    let t: TestApp;
+
+    before(async () => {
+      t = await startTestApp(engine, { env: { VAULT_INTENTS_PER_CARD_PER_HOUR: '3' } });
+    });
+    after(() => t.close());
+
+    const tokenizeOn = async (card: Card, ticket?: string) => {
+      ticket ??= (await createCardIntent(t)).ticket;
+      const key = await currentKey(t.vaultApp);
+      return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk, ticket) });
+    };
+
+    test('one card on more than 3 intents within the hour is 429 RATE_LIMITED with Retry-After; other cards are not affected; the next hour it is allowed', async () => {
+      t.clock.set(new Date('2026-11-21T13:00:00.000Z'));
+      const first = await createCardIntent(t);
+      assert.equal((await tokenizeOn(VISA, first.ticket)).statusCode, 201);
+      // A retry on an intent already counted is not another intent.
+      assert.equal((await tokenizeOn(VISA, first.ticket)).statusCode, 201);
+      for (let i = 2; i <= 3; i++) assert.equal((await tokenizeOn(VISA)).statusCode, 201, `intent ${i}`);
+      t.clock.advance(15 * 60_000);
+      const limited = await tokenizeOn(VISA);
+      assertError(limited, 429, 'RATE_LIMITED');
+      assert.equal(limited.headers['retry-after'], String(45 * 60), 'until the hour ends');
+      assert.ok(!limited.body.includes('4111'), 'no card digits in the error');
+      // Spaces in the number are the same card.
+      assertError(await tokenizeOn({ ...VISA, number: '4111 1111 1111 1111' }), 429, 'RATE_LIMITED');
+      assert.equal((await tokenizeOn({ ...VISA, number: '5555555555554444' })).statusCode, 201, 'another card');
+      // The counter holds a keyed fingerprint, never the number.
+      const rows = await t.db.db.selectFrom('vault.card_intents').selectAll().execute();
+      assert.ok(rows.length > 0 && rows.every((r) => /^[0-9a-f]{64}$/.test(r.fingerprint) && !r.fingerprint.includes('4111111111111111')));
+
+      t.clock.advance(45 * 60_000);
+      assert.equal((await tokenizeOn(VISA)).statusCode, 201, 'a new hour');
+    });
+
+    test('the per-address default lets a carrier-grade NAT through: 60 buyers on one address in a minute', async () => {
+      const natted = await startTestApp(engine, { env: { VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '60' } });
+      try {
+        const key = await currentKey(natted.vaultApp);
+        const statuses: number[] = [];
+        for (let i = 0; i < 61; i++) {
+          const { ticket } = await createCardIntent(natted);
+          const res = await postTokenize(natted.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, ticket) }, '198.51.100.1');
+          statuses.push(res.statusCode);
+        }
+        assert.deepEqual(statuses.slice(0, 60), Array(60).fill(201));
+        assert.equal(statuses[60], 429);
+      } finally {
+        await natted.close();
+      }
     });
   });
 }

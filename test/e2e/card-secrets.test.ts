@@ -135,7 +135,7 @@ async function pay(card: { number: string; cvv: string; last4: string }, label: 
 
   const plaintext = JSON.stringify({ number: card.number, holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: card.cvv });
   const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(plaintext))
-    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encryptionKey.kid })
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: encryptionKey.kid, ticket })
     .encrypt(await importJWK(encryptionKey as JWK, 'RSA-OAEP-256'));
   const tokenized = await vault('/tokenize', { ticket, keyId: encryptionKey.kid, encryptedCard });
   assert.equal(tokenized.status, 201, JSON.stringify(tokenized.json));

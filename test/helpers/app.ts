@@ -12,6 +12,7 @@ import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
+import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/modules/demo/index.js';
@@ -58,7 +59,19 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), internalKey };
   const acquirer = opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock);
   // The vault runs in-process here: its authorizer is the API's VaultClient, its app answers /tokenize through inject.
-  const vault = buildVault({ db: db.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 1_000 });
+  const vault = buildVault({
+    db: db.db,
+    clock,
+    newId,
+    acquirer,
+    masterKey: randomBytes(32),
+    internalKey,
+    // The manual clock keeps every test in one window, and every test card is the same few numbers:
+    // the vault's limits are lifted unless a test sets them.
+    attemptsPerIpPerMinute: opts.env?.VAULT_ATTEMPTS_PER_IP_PER_MINUTE ? config.vaultAttemptsPerIpPerMinute : 1_000_000,
+    intentsPerCardPerHour: opts.env?.VAULT_INTENTS_PER_CARD_PER_HOUR ? config.vaultIntentsPerCardPerHour : 1_000_000,
+    intentTokenState: intentTokenGate(db.db),
+  });
   await vault.keys.ensureCurrent();
   const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });
   const deps: AppDeps = {
@@ -102,6 +115,14 @@ export function productionEnv(): Record<string, string> {
   return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
 }
 
+/** What the hosted fields do: encrypt `card` to the intent's key, bound to its ticket (the JWE's protected header names it). */
+export async function encryptCard(tokenization: { ticket: string; encryptionKey: JWK }, card: unknown): Promise<string> {
+  const key = tokenization.encryptionKey as JWK & { kid: string };
+  return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
+    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.kid, ticket: tokenization.ticket })
+    .encrypt(await importJWK(key, 'RSA-OAEP-256'));
+}
+
 /** What the buyer's page does: encrypts a card with an intent's cardTokenization key, posts it to the vault with its ticket; answers the 201 body. */
 export async function tokenizeCard(
   t: TestApp,
@@ -112,9 +133,7 @@ export async function tokenizeCard(
   // The sandbox test cards with a 4-digit CVV (Amex) take one of that length.
   const cvv = TEST_CARDS.find((c) => c.number === number)?.cvvLength === 4 ? '7391' : '739';
   const card = { number, holderName: 'MARIA DA SILVA', expMonth: 12, expYear: 2030, cvv };
-  const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(card)))
-    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: key.kid })
-    .encrypt(await importJWK(key, 'RSA-OAEP-256'));
+  const encryptedCard = await encryptCard(tokenization, card);
   const res = await t.vaultApp.inject({ method: 'POST', url: '/tokenize', payload: { ticket: tokenization.ticket, keyId: key.kid, encryptedCard } });
   assert.equal(res.statusCode, 201, res.body);
   return res.json();

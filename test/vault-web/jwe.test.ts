@@ -49,6 +49,17 @@ describe('buildJwe', () => {
     assert.equal(new TextDecoder().decode(plaintext), text);
   });
 
+  test('binds the JWE to a ticket: the ticket is in the protected header, which AES-GCM authenticates', async () => {
+    const { jwk, privateKey } = await vaultKey();
+    const jwe: string = await hf.buildJwe(jwk, JSON.stringify(card), 'vk_2026_01', 'tkt_a');
+    const { protectedHeader } = await compactDecrypt(jwe, privateKey);
+    assert.deepEqual(protectedHeader, { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'vk_2026_01', ticket: 'tkt_a' });
+    const moved = jwe.split('.');
+    moved[0] = Buffer.from(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'vk_2026_01', ticket: 'tkt_b' })).toString('base64url');
+    await assert.rejects(compactDecrypt(moved.join('.'), privateKey), 'a header naming another ticket does not decrypt');
+    await assert.rejects(hf.buildJwe(jwk, 'x', 'k', ''), 'an empty ticket is refused');
+  });
+
   test('uses a fresh content key and IV every time', async () => {
     const { jwk } = await vaultKey();
     const a: string = await hf.buildJwe(jwk, 'same', 'k');

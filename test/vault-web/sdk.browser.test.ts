@@ -184,7 +184,7 @@ describe('in Chromium', () => {
     assert.deepEqual(Object.keys(sent.body).sort(), ['encryptedCard', 'keyId', 'ticket']);
     assert.equal(sent.body.ticket, 'tkt_ok');
     assert.equal(sent.body.keyId, 'vk_current');
-    assert.deepEqual(sent.header, { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'vk_current' });
+    assert.deepEqual(sent.header, { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: 'vk_current', ticket: 'tkt_ok' }, 'the JWE is bound to its ticket');
     assert.deepEqual(sent.card, { number: '4111111111111111', holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: '123' });
 
     // Saved: the digits are gone from the page, the fields are read-only.

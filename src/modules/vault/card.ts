@@ -21,7 +21,7 @@ interface CardInput {
   cvv: string;
 }
 
-interface ValidCard extends CardInput {
+export interface ValidCard extends CardInput {
   brand: CardBrand;
   last4: string;
 }

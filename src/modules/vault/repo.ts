@@ -1,4 +1,4 @@
-/** All SQL on the vault's tables (schema "vault": keys, tokens, attempts). The executor is always the first parameter. */
+/** All SQL on the vault's tables (schema "vault": keys, tokens, attempts, used JWEs, card intents). The executor is always the first parameter. */
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database, VaultKeysTable, VaultTokensTable } from '../../db/types.js';
 
@@ -79,4 +79,36 @@ export async function countAttempt(ex: Ex, scope: string, key: string, windowSta
 
 export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> {
   await ex.deleteFrom('vault.attempts').where('window_start', '<', before).execute();
+}
+
+// --- replay and per-card velocity (migration 006)
+
+/** Records an accepted JWE's digest; false when it was already recorded (a replay). Run in the transaction that stores the token. */
+export async function recordUsedJwe(ex: Ex, digest: string, expiresAt: Date): Promise<boolean> {
+  const row = await ex.insertInto('vault.used_jwes').values({ digest, expires_at: expiresAt }).onConflict((oc) => oc.column('digest').doNothing()).returning('digest').executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function deleteUsedJwesExpiredBy(ex: Ex, now: Date): Promise<void> {
+  await ex.deleteFrom('vault.used_jwes').where('expires_at', '<=', now).execute();
+}
+
+/** Notes that the card `fingerprint` was tried on `intentId` in this window, and answers how many distinct intents it was tried on there. */
+export async function countCardIntent(ex: Ex, fingerprint: string, windowStart: Date, intentId: string): Promise<number> {
+  await ex
+    .insertInto('vault.card_intents')
+    .values({ fingerprint, window_start: windowStart, intent_id: intentId })
+    .onConflict((oc) => oc.columns(['fingerprint', 'window_start', 'intent_id']).doNothing())
+    .execute();
+  const row = await ex
+    .selectFrom('vault.card_intents')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('fingerprint', '=', fingerprint)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function deleteCardIntentsBefore(ex: Ex, before: Date): Promise<void> {
+  await ex.deleteFrom('vault.card_intents').where('window_start', '<', before).execute();
 }

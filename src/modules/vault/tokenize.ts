@@ -1,28 +1,39 @@
 /**
  * POST /tokenize: a buyer's browser (the hosted fields page) sends the card
  * encrypted to the vault's public key, with the ticket of a card intent. The
- * vault checks the attempt limits, the ticket, the key, decrypts, validates
- * the card, and stores it sealed (number and expiry in one record, the CVV in
- * another so it can be erased), answering a single-use `vtk_` token.
+ * vault checks the attempt limits, the ticket, that the intent still waits for
+ * a token, the key, decrypts (the JWE must name the same ticket in its
+ * protected header), validates the card, checks the card's velocity, and
+ * stores it sealed (number and expiry in one record, the CVV in another so it
+ * can be erased) with the JWE's digest (each JWE is accepted once), answering
+ * a single-use `vtk_` token.
  *
- * Card-testing defence: at most MAX_ATTEMPTS_PER_TICKET attempts per ticket,
- * and a per-client-IP limit per minute, counted in the database so every
- * vault process shares them, and counted before any work is done.
+ * Card-testing defence, counted in the database so every vault process shares
+ * it, and counted before the work it guards:
+ * - at most MAX_ATTEMPTS_PER_TICKET attempts per ticket;
+ * - a per-client-IP limit per minute, generous because many real buyers share
+ *   one address behind carrier-grade NAT (most Brazilian mobile traffic);
+ * - a per-card limit of distinct intents per hour (by the card's keyed
+ *   fingerprint), which is what stops one card being tried across intents.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { compactDecrypt, decodeProtectedHeader } from 'jose';
 import type { Db } from '../../db/database.js';
-import { DomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { transact, rollback } from '../../db/transact.js';
+import { DomainError, isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { validateCard } from './card.js';
+import { validateCard, type ValidCard } from './card.js';
+import type { CardFingerprinter } from './card-fingerprint.js';
+import { openCard } from './card-jwe.js';
+import { refusalFor, type IntentTokenGate } from './intent-gate.js';
 import type { VaultKeys } from './keys.js';
 import type { VaultSealers } from './master-key.js';
 import * as repo from './repo.js';
-import { verifyTicket } from './tickets.js';
+import { verifyTicket, type TicketClaims } from './tickets.js';
 
 export const MAX_ATTEMPTS_PER_TICKET = 5;
 const IP_WINDOW_MS = 60_000;
+const CARD_WINDOW_MS = 3_600_000;
 
 export interface TokenizeInput {
   ticket: string;
@@ -38,14 +49,21 @@ export interface TokenResult {
   expYear: number;
 }
 
-export interface TokenizeDeps {
+export interface TokenizeLimits {
+  attemptsPerIpPerMinute: number;
+  /** Distinct intents one card may be tokenized for per hour. */
+  intentsPerCardPerHour: number;
+}
+
+export interface TokenizeDeps extends TokenizeLimits {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
   keys: VaultKeys;
   sealers: VaultSealers;
+  fingerprint: CardFingerprinter;
   internalKey: Buffer;
-  attemptsPerIpPerMinute: number;
+  intentTokenState: IntentTokenGate;
 }
 
 export function hashToken(token: string): string {
@@ -56,15 +74,21 @@ function rateLimited(message: string, retryAfterSeconds: number): DomainError {
   return new DomainError('RATE_LIMITED', message, undefined, Math.max(1, retryAfterSeconds));
 }
 
+/** The start of the fixed window of `ms` holding `now`, and the seconds left in it. */
+function windowOf(now: Date, ms: number): { start: Date; secondsLeft: number } {
+  const start = Math.floor(now.getTime() / ms) * ms;
+  return { start: new Date(start), secondsLeft: Math.ceil((start + ms - now.getTime()) / 1000) };
+}
+
 export class Tokenizer {
   constructor(private readonly deps: TokenizeDeps) {}
 
   async tokenize(input: TokenizeInput, clientIp: string): Promise<Outcome<TokenResult>> {
-    const { db, clock, keys, sealers, newId } = this.deps;
+    const { db, clock, keys } = this.deps;
     const now = clock.now();
-    const windowStart = new Date(Math.floor(now.getTime() / IP_WINDOW_MS) * IP_WINDOW_MS);
-    if ((await repo.countAttempt(db, 'ip', clientIp, windowStart)) > this.deps.attemptsPerIpPerMinute) {
-      return rateLimited('Too many card attempts from this address; wait a minute', Math.ceil((windowStart.getTime() + IP_WINDOW_MS - now.getTime()) / 1000));
+    const ipWindow = windowOf(now, IP_WINDOW_MS);
+    if ((await repo.countAttempt(db, 'ip', clientIp, ipWindow.start)) > this.deps.attemptsPerIpPerMinute) {
+      return rateLimited('Too many card attempts from this address; wait a minute', ipWindow.secondsLeft);
     }
     const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
     if (!ticket.ok) {
@@ -76,23 +100,15 @@ export class Tokenizer {
     if ((await repo.countAttempt(db, 'ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
       return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
+    const refused = refusalFor(await this.deps.intentTokenState(companyId, intentId, now));
+    if (refused) return refused;
     const privateKey = await keys.privateKey(input.keyId);
     if (!privateKey) return validationError('keyId', 'is not a current vault key; fetch /keys again');
-    let plaintext: string;
-    try {
-      // A kid that disagrees with keyId is refused like any undecryptable card (same answer, nothing learned).
-      if (decodeProtectedHeader(input.encryptedCard).kid !== input.keyId) throw new Error('kid mismatch');
-      const { plaintext: bytes } = await compactDecrypt(input.encryptedCard, privateKey, {
-        keyManagementAlgorithms: ['RSA-OAEP-256'],
-        contentEncryptionAlgorithms: ['A256GCM'],
-      });
-      plaintext = new TextDecoder().decode(bytes);
-    } catch {
-      return validationError('encryptedCard', 'could not be decrypted with this key');
-    }
+    const opened = await openCard(input.encryptedCard, privateKey, input.keyId, input.ticket);
+    if (isDomainError(opened)) return opened;
     let payload: unknown;
     try {
-      payload = JSON.parse(plaintext);
+      payload = JSON.parse(opened.plaintext);
     } catch {
       return validationError('encryptedCard', 'does not hold a JSON card');
     }
@@ -100,30 +116,48 @@ export class Tokenizer {
     if (!checked.ok) {
       return new DomainError('VALIDATION_ERROR', `Invalid card: ${checked.problems.map((p) => p.field).join(', ')}`, checked.problems);
     }
-    const { card } = checked;
+    const cardWindow = windowOf(now, CARD_WINDOW_MS);
+    const intentsForCard = await repo.countCardIntent(db, this.deps.fingerprint(checked.card.number), cardWindow.start, intentId);
+    if (intentsForCard > this.deps.intentsPerCardPerHour) {
+      return rateLimited('This card was tried on too many payments; wait before trying it again', cardWindow.secondsLeft);
+    }
+    return this.store(checked.card, ticket.claims, opened.digest, now);
+  }
+
+  /** Stores the sealed card and the JWE's digest in one commit: a JWE already recorded is a replay, and nothing is stored. */
+  private async store(card: ValidCard, claims: TicketClaims, jweDigest: string, now: Date): Promise<Outcome<TokenResult>> {
+    const { sealers, newId } = this.deps;
     const token = `vtk_${randomBytes(32).toString('base64url')}`;
-    await repo.insertToken(db, {
-      id: newId('tok'),
-      token_hash: hashToken(token),
-      intent_id: intentId,
-      company_id: companyId,
-      brand: card.brand,
-      last4: card.last4,
-      exp_month: card.expMonth,
-      exp_year: card.expYear,
-      card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
-      cvv_sealed: sealers.cards.seal(card.cvv),
-      expires_at: expiresAt,
-      used_at: null,
-      created_at: now,
+    return transact(this.deps.db, async (trx) => {
+      if (!(await repo.recordUsedJwe(trx, jweDigest, claims.expiresAt))) {
+        rollback(validationError('encryptedCard', 'was already tokenized; encrypt the card again'));
+      }
+      await repo.insertToken(trx, {
+        id: newId('tok'),
+        token_hash: hashToken(token),
+        intent_id: claims.intentId,
+        company_id: claims.companyId,
+        brand: card.brand,
+        last4: card.last4,
+        exp_month: card.expMonth,
+        exp_year: card.expYear,
+        card_sealed: sealers.cards.seal(JSON.stringify({ number: card.number, holderName: card.holderName, expMonth: card.expMonth, expYear: card.expYear })),
+        cvv_sealed: sealers.cards.seal(card.cvv),
+        expires_at: claims.expiresAt,
+        used_at: null,
+        created_at: now,
+      });
+      return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
     });
-    return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 }
 
-/** Erases the CVV of tokens whose intent expired and drops old attempt counters (needs no key). */
+/** Erases the CVV of tokens whose intent expired, drops old attempt counters and the digests of JWEs whose ticket expired (needs no key). */
 export async function sweepVault(db: Db, now: Date): Promise<number> {
   const erased = await repo.eraseExpiredCvvs(db, now);
-  await repo.deleteAttemptsBefore(db, new Date(now.getTime() - 86_400_000));
+  const dayAgo = new Date(now.getTime() - 86_400_000);
+  await repo.deleteAttemptsBefore(db, dayAgo);
+  await repo.deleteCardIntentsBefore(db, dayAgo);
+  await repo.deleteUsedJwesExpiredBy(db, now);
   return erased;
 }

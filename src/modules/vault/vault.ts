@@ -1,21 +1,24 @@
-/** The vault's services over one database, from the master key (sealing) and the internal key (tickets). */
+/** The vault's services over one database, from the master key (sealing, card fingerprints) and the internal key (tickets). */
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Acquirer } from '../acquirer/index.js';
 import { CardAuthorizer } from './authorize.js';
+import { cardFingerprinter } from './card-fingerprint.js';
+import type { IntentTokenGate } from './intent-gate.js';
 import { VaultKeys } from './keys.js';
 import { vaultSealers } from './master-key.js';
-import { Tokenizer } from './tokenize.js';
+import { Tokenizer, type TokenizeLimits } from './tokenize.js';
 
-export interface VaultDeps {
+export interface VaultDeps extends TokenizeLimits {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
   acquirer: Acquirer;
   masterKey: Buffer;
   internalKey: Buffer;
-  attemptsPerIpPerMinute: number;
+  /** Whether the ticket's intent still waits for a card (answered by the payment-intents module). */
+  intentTokenState: IntentTokenGate;
 }
 
 export interface Vault {
@@ -29,7 +32,7 @@ export function buildVault(deps: VaultDeps): Vault {
   const keys = new VaultKeys(deps.db, deps.clock, sealers.keys);
   return {
     keys,
-    tokenizer: new Tokenizer({ ...deps, keys, sealers }),
+    tokenizer: new Tokenizer({ ...deps, keys, sealers, fingerprint: cardFingerprinter(deps.masterKey) }),
     authorizer: new CardAuthorizer(deps.db, deps.clock, sealers, deps.acquirer),
   };
 }

@@ -32,10 +32,13 @@ function utf8(s) {
 /**
  * Encrypts plaintext (a string) for the vault public key jwk and returns the
  * compact JWE header.encryptedKey.iv.ciphertext.tag. kid defaults to jwk.kid.
+ * ticket, when given, goes into the protected header: AES-GCM authenticates
+ * it, which binds the encrypted card to that ticket (the vault refuses it
+ * with any other, so a captured JWE cannot pay another intent).
  * Fresh random 256-bit content key and 96-bit IV per call; the AAD is the
  * ASCII of the base64url protected header, as RFC 7516 requires.
  */
-export async function buildJwe(jwk, plaintext, kid) {
+export async function buildJwe(jwk, plaintext, kid, ticket) {
   const c = globalThis.crypto;
   const subtle = c && c.subtle;
   if (!subtle) throw new Error('Web Crypto is unavailable (secure context required)');
@@ -47,8 +50,11 @@ export async function buildJwe(jwk, plaintext, kid) {
   if (jwk.n.length < 342) throw new TypeError('RSA key too small');
   kid = kid || jwk.kid;
   if (typeof kid !== 'string' || !kid) throw new TypeError('kid is required');
+  if (ticket !== undefined && (typeof ticket !== 'string' || !ticket)) throw new TypeError('ticket must be a non-empty string');
 
-  const header = b64url(utf8(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid })));
+  const fields = { alg: 'RSA-OAEP-256', enc: 'A256GCM', kid };
+  if (ticket !== undefined) fields.ticket = ticket;
+  const header = b64url(utf8(JSON.stringify(fields)));
   const cek = c.getRandomValues(new Uint8Array(32));
   const iv = c.getRandomValues(new Uint8Array(12));
   // Only the public members are imported, so a "use"/"key_ops" mismatch in

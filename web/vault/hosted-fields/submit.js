@@ -83,7 +83,8 @@ export async function submit(page) {
       expYear: all.expiry.year,
       cvv: digitsOnly(inputs.cvv.value),
     });
-    r = await tokenize(params.ticket, params.keyId, await buildJwe(jwk, card, params.keyId));
+    // Encrypted afresh on every submit (the vault takes a JWE once), bound to this ticket.
+    r = await tokenize(params.ticket, params.keyId, await buildJwe(jwk, card, params.keyId, params.ticket));
   } catch (e) {
     setBusy(page, false);
     const known = e && typeof e.code === 'string';
