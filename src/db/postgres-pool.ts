@@ -72,6 +72,8 @@ export function createPostgresPool(settings: PoolSettings): { pool: PostgresPool
 function lend(client: pg.PoolClient): PostgresPoolClient {
   let broken = false;
   const query = ((...args: unknown[]) => {
+    // A broken connection answers at once: a ROLLBACK after a timed-out query would otherwise wait out a second timeout.
+    if (broken) return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
     const result = (client.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((err: unknown) => {

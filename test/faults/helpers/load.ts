@@ -22,12 +22,14 @@ export interface LoadStats {
   confirmed: Map<string, string>;
   /** Calls that still had no 201 when the load stopped. */
   unfinished: number;
+  /** The longest a request waited for its answer, and when it was sent. */
+  slowest: { ms: number; sentAt: number };
   /** Calls left after 409 IDEMPOTENCY_KEY_IN_USE (their first attempt was cut mid-request). */
   keyInUse: number;
 }
 
 export function newStats(): LoadStats {
-  return { requests: 0, byStatus: new Map(), badUnavailable: [], unexpected: [], confirmed: new Map(), unfinished: 0, keyInUse: 0 };
+  return { requests: 0, byStatus: new Map(), badUnavailable: [], unexpected: [], confirmed: new Map(), unfinished: 0, keyInUse: 0, slowest: { ms: 0, sentAt: 0 } };
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
@@ -40,12 +42,16 @@ async function untilCreated(node: ApiNode, pathname: string, body: Json | undefi
   while (running()) {
     stats.requests++;
     let res: Response;
+    const sentAt = Date.now();
     try {
       res = await node.api(pathname, { method: 'POST', headers: { 'idempotency-key': key }, ...(body ? { body } : {}), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
     } catch (err) {
       stats.unexpected.push(`${pathname}: no answer (${(err as Error).message})`);
+      await sleep(RETRY_PAUSE_MS);
       return undefined;
     }
+    const ms = Date.now() - sentAt;
+    if (ms > stats.slowest.ms) stats.slowest = { ms, sentAt };
     stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
     const text = await res.text();
     if (res.status === 201) return JSON.parse(text) as Json;

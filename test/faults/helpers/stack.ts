@@ -100,5 +100,5 @@ export function exitedProcesses(stack: Stack): string[] {
   return stack
     .processes()
     .filter((p) => p.exitInfo())
-    .map((p) => `${p.name} exited ${JSON.stringify(p.exitInfo())}\n${p.output().slice(-2_000)}`);
+    .map((p) => `${p.name} exited ${JSON.stringify(p.exitInfo())}\n${p.output().slice(-600)}`);
 }
