@@ -86,9 +86,10 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
 /**
  * Migrations run on a connection of their own without statement or query
  * timeouts: building an index on a big table may take minutes, which is not a
- * stalled database. The server still ends a transaction left idle.
+ * stalled database. No request waits on them, so they also wait longer for a
+ * connection on a busy server. The server still ends a transaction left idle.
  */
-export const MIGRATION_TIMEOUTS: Partial<DatabaseTimeouts> = { statementTimeoutMs: 0, queryTimeoutMs: 0 };
+export const MIGRATION_TIMEOUTS: Partial<DatabaseTimeouts> = { statementTimeoutMs: 0, queryTimeoutMs: 0, connectTimeoutMs: 30_000 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -70,20 +70,20 @@ export function createPostgresPool(settings: PoolSettings): { pool: PostgresPool
  * answer still to come) is destroyed on release instead of going back to the pool.
  */
 function lend(client: pg.PoolClient): PostgresPoolClient {
-  let broken = false;
+  let broken: unknown;
   const query = ((...args: unknown[]) => {
     // A broken connection answers at once: a ROLLBACK after a timed-out query would otherwise wait out a second timeout.
-    if (broken) return Promise.reject(new Error('Client has encountered a connection error and is not queryable'));
+    if (broken !== undefined) return Promise.reject(new Error(`Client has encountered a connection error and is not queryable: ${String((broken as Error).message ?? broken)}`, { cause: broken }));
     const result = (client.query as (...a: unknown[]) => unknown)(...args);
     if (result instanceof Promise) {
       result.catch((err: unknown) => {
-        if (isDatabaseUnavailable(err)) broken = true;
+        if (isDatabaseUnavailable(err)) broken ??= err;
       });
     }
     return result;
   }) as PostgresPoolClient['query'];
   return {
     query,
-    release: () => client.release(broken || undefined),
+    release: () => client.release(broken === undefined ? undefined : true),
   };
 }
