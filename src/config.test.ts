@@ -83,6 +83,29 @@ test('a bad DATABASE_URL is refused naming DATABASE_URL', () => {
   assert.equal(loadConfig({ DATABASE_URL: 'postgresql://u@db/svc' }).databaseUrl, 'postgresql://u@db/svc');
 });
 
+test('the database pool and timeouts default to 20 connections, 5 s server timeouts, 6 s query and 3 s connect timeouts', () => {
+  const config = loadConfig({});
+  assert.equal(config.databasePoolSize, 20);
+  assert.deepEqual(config.databaseTimeouts, { statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: 5_000, queryTimeoutMs: 6_000, connectTimeoutMs: 3_000 });
+  const tuned = loadConfig({
+    DATABASE_POOL_SIZE: '8',
+    DATABASE_STATEMENT_TIMEOUT_MS: '0',
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2000',
+    DATABASE_QUERY_TIMEOUT_MS: '2500',
+    DATABASE_CONNECT_TIMEOUT_MS: '1000',
+  });
+  assert.equal(tuned.databasePoolSize, 8);
+  assert.deepEqual(tuned.databaseTimeouts, { statementTimeoutMs: 0, idleInTransactionTimeoutMs: 2_000, queryTimeoutMs: 2_500, connectTimeoutMs: 1_000 });
+});
+
+test('a bad DATABASE_POOL_SIZE or database timeout is refused naming it', () => {
+  for (const value of ['0', 'x', '-1', '10001']) refusal({ DATABASE_POOL_SIZE: value }, 'DATABASE_POOL_SIZE');
+  for (const name of ['DATABASE_STATEMENT_TIMEOUT_MS', 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 'DATABASE_QUERY_TIMEOUT_MS', 'DATABASE_CONNECT_TIMEOUT_MS']) {
+    for (const value of ['5s', '-1', '3600001']) refusal({ [name]: value }, name);
+  }
+  refusal({ DATABASE_CONNECT_TIMEOUT_MS: '0' }, 'DATABASE_CONNECT_TIMEOUT_MS');
+});
+
 test('a bad LOG_LEVEL is refused naming LOG_LEVEL', () => {
   for (const value of ['verbose', 'INFO']) refusal({ LOG_LEVEL: value }, 'LOG_LEVEL');
 });

@@ -9,6 +9,27 @@ import path from 'node:path';
 export type Environment = 'sandbox' | 'production';
 type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
+/** How long PostgreSQL work may take before it is given up (0: no limit), so a stalled database becomes 503 within seconds. */
+export interface DatabaseTimeouts {
+  /** Server side (statement_timeout): a statement running longer is canceled. */
+  statementTimeoutMs: number;
+  /** Server side (idle_in_transaction_session_timeout): a session silent inside a transaction is ended and its locks released. */
+  idleInTransactionTimeoutMs: number;
+  /** Client side: a query unanswered this long is abandoned (a stalled network) and its connection dropped. */
+  queryTimeoutMs: number;
+  /** Client side: opening a connection. */
+  connectTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_POOL_SIZE = 20;
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  statementTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 5_000,
+  // Longer than the statement timeout, so a slow statement is reported by the server, and a silent one by this.
+  queryTimeoutMs: 6_000,
+  connectTimeoutMs: 3_000,
+};
+
 export interface Config {
   env: Environment;
   host: string;
@@ -17,6 +38,9 @@ export interface Config {
   publicVaultUrl: string;
   /** PostgreSQL connection string; undefined means the embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** PostgreSQL connections per process (DATABASE_POOL_SIZE): processes × pool size must stay under the server's max_connections. */
+  databasePoolSize: number;
+  databaseTimeouts: DatabaseTimeouts;
   dataDir: string;
   redisUrl: string | undefined;
   logLevel: LogLevel;
@@ -50,6 +74,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** An hour: the longest database timeout accepted. */
+const MAX_TIMEOUT_MS = 3_600_000;
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -147,6 +174,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     vaultPort,
     publicVaultUrl: url(env, 'PUBLIC_VAULT_URL', ['http:', 'https:']) ?? `http://localhost:${vaultPort}`,
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 10_000),
+    databaseTimeouts: {
+      statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs, 0, MAX_TIMEOUT_MS),
+      idleInTransactionTimeoutMs: integer(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs, 0, MAX_TIMEOUT_MS),
+      queryTimeoutMs: integer(env, 'DATABASE_QUERY_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.queryTimeoutMs, 0, MAX_TIMEOUT_MS),
+      connectTimeoutMs: integer(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs, 100, MAX_TIMEOUT_MS),
+    },
     dataDir: path.resolve(env.DATA_DIR || './data'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { buildServices, type AppDeps, type Services } from './app.js';
 import type { Config } from './config.js';
-import { migrate, openDatabase, type DatabaseHandle } from './db/database.js';
+import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
@@ -78,10 +78,21 @@ function loadSealer(config: Config): Sealer {
   return aesGcmSealer(keyFromEnvOrDataDir(config.webhookSecretsKey, config.dataDir, 'secrets.key'));
 }
 
-async function migrateWhenReachable(database: DatabaseHandle, log: Logger): Promise<void> {
+/** PostgreSQL: on a connection of its own without the query timeouts (MIGRATION_TIMEOUTS); PGlite: on its only handle. */
+async function migrateOnce(config: Config, database: DatabaseHandle): Promise<void> {
+  if (database.engine !== 'postgres') return migrate(database.db);
+  const migration = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: { ...config.databaseTimeouts, ...MIGRATION_TIMEOUTS } });
+  try {
+    await migrate(migration.db);
+  } finally {
+    await migration.close();
+  }
+}
+
+async function migrateWhenReachable(config: Config, database: DatabaseHandle, log: Logger): Promise<void> {
   for (;;) {
     try {
-      await migrate(database.db);
+      await migrateOnce(config, database);
       return;
     } catch (err) {
       if (!isDatabaseUnavailable(err)) throw err;
@@ -96,9 +107,11 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    timeouts: config.databaseTimeouts,
     onPoolError: (err) => log.warn({ err: err.message }, 'database connection lost'),
   });
-  await migrateWhenReachable(database, log);
+  await migrateWhenReachable(config, database, log);
   const clock = systemClock;
   const acquirer = new SimulatedAcquirer(database.db, clock);
   const internalKey = keyFromEnvOrDataDir(config.internalKey, config.dataDir, 'internal.key');

@@ -10,7 +10,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import { migrations } from './migrations/index.js';
+import { createPostgresPool } from './postgres-pool.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -37,8 +39,11 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** PGlite folder; without it (and without databaseUrl), an in-memory PGlite. */
   dataDir?: string | undefined;
+  /** PostgreSQL connections per process; DEFAULT_DATABASE_POOL_SIZE unless given. */
   poolSize?: number;
-  /** Called with errors of idle pool clients (a restarted server), which must not crash the process. */
+  /** PostgreSQL timeouts; DEFAULT_DATABASE_TIMEOUTS for those not given. */
+  timeouts?: Partial<DatabaseTimeouts> | undefined;
+  /** Called with errors of pool clients, idle or in use (a restarted server), which must not crash the process. */
   onPoolError?: (err: Error) => void;
   /**
    * PGlite only: start from this data directory (a dumpDataDir() tarball)
@@ -49,18 +54,17 @@ export interface OpenOptions {
 
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({
+    const settings = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
+    const { pool } = createPostgresPool({
       connectionString: opts.databaseUrl,
-      max: opts.poolSize ?? 20,
-      // Fail fast when the server is gone, so callers answer 503 instead of hanging.
-      connectionTimeoutMillis: 3_000,
-      idleTimeoutMillis: 30_000,
+      max: opts.poolSize ?? DEFAULT_DATABASE_POOL_SIZE,
+      ...settings,
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           oid === INT8 ? parseInt8 : oid === DATE ? keepText : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
+      ...(opts.onPoolError ? { onError: opts.onPoolError } : {}),
     });
-    pool.on('error', (err) => opts.onPoolError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine: 'postgres', close: () => db.destroy() };
   }
@@ -78,6 +82,14 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
+
+/**
+ * Migrations run on a connection of their own without statement or query
+ * timeouts: building an index on a big table may take minutes, which is not a
+ * stalled database. No request waits on them, so they also wait longer for a
+ * connection on a busy server. The server still ends a transaction left idle.
+ */
+export const MIGRATION_TIMEOUTS: Partial<DatabaseTimeouts> = { statementTimeoutMs: 0, queryTimeoutMs: 0, connectTimeoutMs: 30_000 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -77,7 +77,10 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
 
 export function installErrorHandler(app: FastifyInstance, onError?: (request: FastifyRequest) => Promise<void>): void {
   app.setErrorHandler(async (err, request, reply) => {
-    if (onError) await onError(request).catch((e: unknown) => request.log.error({ err: e }, 'cleanup after error failed'));
+    const cleanup = onError?.(request).catch((e: unknown) => request.log.warn({ err: e }, 'cleanup after error failed'));
+    // With the database unreachable the cleanup would wait out a connect or query
+    // timeout of its own before the 503; the client waits Retry-After anyway, so it runs behind the answer.
+    if (!isDatabaseUnavailable(err)) await cleanup;
     const known = toDomainError(err);
     if (known) {
       if (statusOf(known) >= 500) request.log.warn({ err }, known.code);

@@ -22,7 +22,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import { migrate, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
+import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle, type Db } from '../../src/db/database.js';
 import type { Database } from '../../src/db/types.js';
 
 export type Engine = 'pglite' | 'postgres';
@@ -139,7 +139,7 @@ async function dropDatabase(name: string): Promise<void> {
 
 /** Runs the migrations on the PostgreSQL database at `url`, and closes its connection. */
 async function migrateDatabase(url: string): Promise<void> {
-  const handle = await openDatabase({ databaseUrl: url, poolSize: 1 });
+  const handle = await openDatabase({ databaseUrl: url, poolSize: 1, timeouts: MIGRATION_TIMEOUTS });
   try {
     await migrate(handle.db);
   } finally {

@@ -106,7 +106,7 @@ export function apiClient(baseUrl: string, key: string): (pathname: string, init
       body = typeof init.body === 'string' ? init.body : JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
-    return fetch(`${baseUrl}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+    return fetch(`${baseUrl}${pathname}`, { method: init.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body, ...(init.signal ? { signal: init.signal } : {}) });
   };
 }
 
@@ -115,6 +115,8 @@ export interface ApiInit {
   headers?: Record<string, string>;
   /** A value to send as JSON (strings are sent as given). */
   body?: unknown;
+  /** Aborts the request (a deadline: AbortSignal.timeout). */
+  signal?: AbortSignal;
 }
 
 export interface StartOptions {

@@ -1,0 +1,89 @@
+/**
+ * The PostgreSQL connection pool, hardened for a database that restarts, drops
+ * connections or stalls silently:
+ *  - every client gets an 'error' listener when it is created, so an error on a
+ *    checked-out client (ECONNRESET, 57P01 admin shutdown) is handled instead of
+ *    crashing the process (pg's pool listens only while a client is idle); the
+ *    query in flight rejects and the request answers 503;
+ *  - a client that saw such an error is destroyed on release, never reused;
+ *  - server-side timeouts (statement_timeout, idle_in_transaction_session_timeout)
+ *    are sent as connection parameters, so PostgreSQL itself releases the locks
+ *    of a client that went silent mid-transaction;
+ *  - a client-side query timeout and TCP keepalive turn a silently stalled
+ *    network into an error within seconds.
+ */
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import pg from 'pg';
+import { isDatabaseUnavailable } from './unavailable.js';
+
+export interface PoolSettings {
+  connectionString: string;
+  /** Connections per process. */
+  max: number;
+  /** Server side: a statement running longer is canceled (0: no limit). */
+  statementTimeoutMs: number;
+  /** Server side: a session idle inside a transaction longer is terminated, its locks released (0: no limit). */
+  idleInTransactionTimeoutMs: number;
+  /** Client side: a query without an answer for this long is abandoned and its connection dropped (0: no limit). */
+  queryTimeoutMs: number;
+  /** Giving up on opening a connection. */
+  connectTimeoutMs: number;
+  types?: pg.CustomTypesConfig;
+  /** Errors of pool clients, idle or checked out; they are logged, never thrown. */
+  onError?: (err: Error) => void;
+}
+
+/** First TCP keepalive probe after this much silence: a peer gone without a FIN is noticed in seconds, not hours. */
+const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
+const IDLE_CLIENT_TIMEOUT_MS = 30_000;
+
+export function createPostgresPool(settings: PoolSettings): { pool: PostgresPool; end(): Promise<void> } {
+  const pool = new pg.Pool({
+    connectionString: settings.connectionString,
+    max: settings.max,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    idleTimeoutMillis: IDLE_CLIENT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_INITIAL_DELAY_MS,
+    // pg leaves a parameter out of the startup message when it is undefined; 0 would mean "no limit" anyway.
+    ...(settings.statementTimeoutMs > 0 ? { statement_timeout: settings.statementTimeoutMs } : {}),
+    ...(settings.idleInTransactionTimeoutMs > 0 ? { idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs } : {}),
+    ...(settings.queryTimeoutMs > 0 ? { query_timeout: settings.queryTimeoutMs } : {}),
+    ...(settings.types ? { types: settings.types } : {}),
+  });
+  const onError = (err: Error) => settings.onError?.(err);
+  // Idle clients: pg's pool emits their errors here.
+  pool.on('error', onError);
+  // Checked-out clients: pg's pool removes its own listener while a client is lent out.
+  pool.on('connect', (client) => client.on('error', onError));
+  const adapter: PostgresPool = {
+    connect: async () => lend(await pool.connect()),
+    end: () => pool.end(),
+  };
+  return { pool: adapter, end: () => pool.end() };
+}
+
+/**
+ * The client as Kysely sees it. Kysely releases a client without saying
+ * whether it failed; a client whose query failed because the connection is
+ * gone or stalled (a timed-out query may still be running on the server, its
+ * answer still to come) is destroyed on release instead of going back to the pool.
+ */
+function lend(client: pg.PoolClient): PostgresPoolClient {
+  let broken: unknown;
+  const query = ((...args: unknown[]) => {
+    // A broken connection answers at once: a ROLLBACK after a timed-out query would otherwise wait out a second timeout.
+    if (broken !== undefined) return Promise.reject(new Error(`Client has encountered a connection error and is not queryable: ${String((broken as Error).message ?? broken)}`, { cause: broken }));
+    const result = (client.query as (...a: unknown[]) => unknown)(...args);
+    if (result instanceof Promise) {
+      result.catch((err: unknown) => {
+        if (isDatabaseUnavailable(err)) broken ??= err;
+      });
+    }
+    return result;
+  }) as PostgresPoolClient['query'];
+  return {
+    query,
+    release: () => client.release(broken === undefined ? undefined : true),
+  };
+}
