@@ -9,6 +9,7 @@ import * as m002 from './002-receivables.js';
 import * as m003 from './003-webhooks.js';
 import * as m004 from './004-vault.js';
 import * as m005 from './005-idempotency-success-status.js';
+import * as m006 from './006-card-outcome-reconciliation.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '003-webhooks': m003,
   '004-vault': m004,
   '005-idempotency-success-status': m005,
+  '006-card-outcome-reconciliation': m006,
 };
