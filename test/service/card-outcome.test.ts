@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
-import { AUTHORIZE_DEADLINE_MS, UNKNOWN_OUTCOME_WINDOW_MS } from '../../src/modules/payment-intents/confirmation.js';
 import { hashToken, internalBearer } from '../../src/modules/vault/index.js';
 import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
 import { DyingAcquirer } from '../helpers/acquirer.js';
@@ -19,6 +18,16 @@ import { cardIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
 
 type Json = Record<string, any>;
+
+// The service's figures (confirmation.ts), restated so that these tests check behaviour even against code without them.
+const AUTHORIZE_DEADLINE_MS = 10_000;
+const UNKNOWN_OUTCOME_WINDOW_MS = 10 * 60_000;
+
+test('the figures restated here are the service\'s', async () => {
+  const confirmation: Json = await import('../../src/modules/payment-intents/confirmation.js');
+  assert.equal(confirmation.AUTHORIZE_DEADLINE_MS, AUTHORIZE_DEADLINE_MS);
+  assert.equal(confirmation.UNKNOWN_OUTCOME_WINDOW_MS, UNKNOWN_OUTCOME_WINDOW_MS);
+});
 
 for (const engine of engines()) {
   describe(`card outcomes are resolved, never guessed (${engine})`, () => {
