@@ -68,6 +68,8 @@ export interface PaymentIntentsTable {
   confirm_key: string | null;
   /** Idempotency-Key of a create with `confirm: true`; a retry with it resumes that intent. */
   create_key: string | null;
+  /** Set when the intent was recorded FAILED not knowing whether the card was charged; the worker resolves it (confirmation.ts). */
+  outcome_unknown_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
   transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -190,6 +192,8 @@ interface AcquirerChargesTable {
   amount_cents: number;
   outcome: Json<unknown>;
   created_at: Timestamp;
+  /** When an approval was reversed (desfazimento): it was answered after we declared the intent FAILED. */
+  reversed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface VaultKeysTable {

@@ -192,7 +192,9 @@ for (const engine of engines()) {
     test('cancel of a confirmed intent is 409 INTENT_ALREADY_PROCESSED and the transaction stays', async () => {
       const intent = await created(t, pixIntent());
       const trx = (await confirm(t, intent.id)).json();
-      assertError(await cancel(t, intent.id), 409, 'INTENT_ALREADY_PROCESSED');
+      const refused = await cancel(t, intent.id);
+      assertError(refused, 409, 'INTENT_ALREADY_PROCESSED');
+      assert.equal(refused.json().message, 'The payment intent is already CONFIRMED', 'not "is being confirmed"');
       assert.equal((await getIntent(t, intent.id)).json().status, 'CONFIRMED');
       assert.equal((await t.call({ method: 'GET', url: `/v2/transactions/${trx.id}` })).json().status, 'PENDING');
     });

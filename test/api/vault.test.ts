@@ -449,7 +449,7 @@ for (const engine of engines()) {
     });
 
     test('POST /internal/authorize needs the internal bearer: 401 without it or with another', async () => {
-      const body = { token: 'vtk_x', intentId: 'pi_x', companyId: t.companyId, amountCents: 100, installments: 1 };
+      const body = { token: 'vtk_x', intentId: 'pi_x', companyId: t.companyId, amountCents: 100, installments: 1, deadline: Date.now() + 10_000 };
       const post = (authorization?: string) =>
         t.vaultApp.inject({ method: 'POST', url: '/internal/authorize', payload: body, headers: authorization ? { authorization } : {} });
       const missing = await post();

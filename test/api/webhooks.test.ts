@@ -141,6 +141,18 @@ for (const engine of engines()) {
       assertError(await register(t, { url: 'https://hooks.example.com/u', events: ['transaction.paid'], active: false }), 400, 'VALIDATION_ERROR', 'active');
     });
 
+    test('the URL is stored as its WHATWG serialization; ports 0 and 22 and backslash forms are 422', async () => {
+      const res = await register(t, { url: 'HTTPS://Hooks.Example.COM:443/a/../hook', events: ['transaction.paid'] });
+      assert.equal(res.statusCode, 201, res.body);
+      assert.equal(res.json().url, 'https://hooks.example.com/hook');
+      const row = await t.db.db.selectFrom('webhooks').select('url').where('id', '=', res.json().id).executeTakeFirstOrThrow();
+      assert.equal(row.url, 'https://hooks.example.com/hook', 'stored normalised');
+      for (const url of ['https://hooks.example.com:0/x', 'https://hooks.example.com:22/x', 'https:\\\\hooks.example.com\\x', 'https://hooks.example.com\\x']) {
+        assertError(await register(t, { url, events: ['transaction.paid'] }), 422, 'WEBHOOK_URL_INVALID', 'url');
+      }
+      await deleteAll(t);
+    });
+
     test('private, loopback and internal targets are 422 WEBHOOK_URL_INVALID', async () => {
       for (const url of [
         'https://10.0.0.1/x',

@@ -9,6 +9,7 @@ import type { Acquirer, CardAuthorization, ChargeRecord, ChargeRequest } from '.
 export class DyingAcquirer implements Acquirer {
   calls = 0;
   private dying: { after: boolean; reached: () => void } | undefined;
+  private held: { reached: () => void; released: Promise<void> } | undefined;
 
   constructor(private readonly inner: Acquirer) {}
 
@@ -19,8 +20,25 @@ export class DyingAcquirer implements Acquirer {
     });
   }
 
+  /**
+   * The next charge waits (a paused vault, a slow network) until `release()`,
+   * then goes through; `reached` resolves once the call is waiting.
+   */
+  holdNextCharge(): { reached: Promise<void>; release: () => void } {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const reached = new Promise<void>((resolve) => (this.held = { reached: resolve, released }));
+    return { reached, release };
+  }
+
   private async charge(run: () => Promise<ChargeRecord>): Promise<ChargeRecord> {
     this.calls++;
+    const held = this.held;
+    if (held) {
+      this.held = undefined;
+      held.reached();
+      await held.released;
+    }
     const dying = this.dying;
     if (!dying) return run();
     this.dying = undefined;
@@ -39,5 +57,9 @@ export class DyingAcquirer implements Acquirer {
 
   findCharge(reference: string): Promise<ChargeRecord | undefined> {
     return this.inner.findCharge(reference);
+  }
+
+  reverse(reference: string): Promise<ChargeRecord | undefined> {
+    return this.inner.reverse(reference);
   }
 }

@@ -254,19 +254,20 @@ for (const engine of engines()) {
         assert.equal((await chargesOf(intent.id)).length, 1, 'never a second charge');
       });
 
-      test('the vault spent the token but the acquirer never answered: a retry resumes, charges once, erases the CVV', async () => {
+      test('the vault spent the token but the acquirer never answered: the CVV is already gone, a retry is FAILED as unknown and nothing is guessed', async () => {
         const intent = await newCardIntent();
         const token = await tokenize(intent);
         await confirmThatDies(intent.id, 'k-card-spent', 'before-charge', { token });
         const spent = await tokenRow(token);
         assert.ok(spent.used_at, 'the token is spent');
-        assert.ok(spent.cvv_sealed, 'its CVV is kept until the acquirer answers');
+        assert.equal(spent.cvv_sealed, null, 'its CVV was erased in the commit that spent it, before the acquirer call');
         t.clock.advance(IDEMPOTENCY_LEASE_MS + 1);
-        const res = await confirm(intent.id, 'k-card-spent', { token });
-        assert.equal(res.statusCode, 201, res.body);
-        assert.equal(res.json<Json>().status, 'PAID');
-        assert.equal((await chargesOf(intent.id)).length, 1);
-        assert.equal((await tokenRow(token)).cvv_sealed, null, 'the CVV is erased after the charge');
+        // The earlier call may still reach the acquirer: the retry does not charge again and does not claim "refused".
+        assertError(await confirm(intent.id, 'k-card-spent', { token }), 502, 'PROVIDER_ERROR');
+        const row = await intentRow(intent.id);
+        assert.equal(row.status, 'FAILED');
+        assert.ok(row.outcome_unknown_since, 'recorded as unknown, to be resolved from the acquirer record');
+        assert.equal((await chargesOf(intent.id)).length, 0);
         assertError(await confirm(intent.id, randomUUID(), { token }), 409, 'INTENT_ALREADY_PROCESSED');
       });
 

@@ -10,6 +10,7 @@ import * as m003 from './003-webhooks.js';
 import * as m004 from './004-vault.js';
 import * as m005 from './005-idempotency-success-status.js';
 import * as m006 from './006-vault-replay-and-velocity.js';
+import * as m007 from './007-card-outcome-reconciliation.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '004-vault': m004,
   '005-idempotency-success-status': m005,
   '006-vault-replay-and-velocity': m006,
+  '007-card-outcome-reconciliation': m007,
 };

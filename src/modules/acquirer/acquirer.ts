@@ -21,7 +21,12 @@ export interface ChargeRecord {
   refusalMessage?: string;
   /** For cards: what may be shown of the card. Never the number or the CVV. */
   card?: { brand: string; last4: string };
+  /** When an approval was reversed (desfazimento, ISO time): no money moves for it. */
+  reversedAt?: string;
 }
+
+/** An approval that stands: approved and not reversed. Only such a record may make a transaction PAID. */
+export const isStandingApproval = (record: ChargeRecord | undefined): record is ChargeRecord => record !== undefined && record.approved && !record.reversedAt;
 
 /** A card authorization; only the vault builds one, since only the vault sees the card. */
 export interface CardAuthorization {
@@ -46,4 +51,11 @@ export interface Acquirer {
   authorizeCard(request: CardAuthorization): Promise<ChargeRecord>;
   /** The acquirer's record for a reference, if it ever answered for it. */
   findCharge(reference: string): Promise<ChargeRecord | undefined>;
+  /**
+   * Reverses (desfazimento) the approval of a reference that we recorded as
+   * FAILED: afterwards `findCharge` shows `reversedAt`. Idempotent; returns
+   * the record (undefined when the acquirer has none). Throws
+   * AcquirerUnavailable when silent: the caller leaves it for the worker.
+   */
+  reverse(reference: string): Promise<ChargeRecord | undefined>;
 }

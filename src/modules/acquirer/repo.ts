@@ -15,6 +15,13 @@ export async function insertChargeOnce(ex: Ex, reference: string, method: string
 }
 
 export async function findCharge(ex: Ex, reference: string): Promise<ChargeRecord | undefined> {
-  const row = await ex.selectFrom('acquirer_charges').select('outcome').where('reference', '=', reference).executeTakeFirst();
-  return row ? (row.outcome as ChargeRecord) : undefined;
+  const row = await ex.selectFrom('acquirer_charges').select(['outcome', 'reversed_at']).where('reference', '=', reference).executeTakeFirst();
+  if (!row) return undefined;
+  const record = row.outcome as ChargeRecord;
+  return row.reversed_at ? { ...record, reversedAt: row.reversed_at.toISOString() } : record;
+}
+
+/** Records the reversal of an approval; the first reversal's time is kept. */
+export async function markReversed(ex: Ex, reference: string, at: Date): Promise<void> {
+  await ex.updateTable('acquirer_charges').set({ reversed_at: at }).where('reference', '=', reference).where('reversed_at', 'is', null).execute();
 }

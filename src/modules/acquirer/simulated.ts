@@ -4,6 +4,7 @@
  * for the same reference it answers the first outcome and charges nothing
  * more. An amount of 50200 centavos (Pix, boleto) or a card ending in 0119
  * makes it silent (PROVIDER_ERROR); cards ending in 0002 and 0069 are refused.
+ * A reversal (desfazimento) is recorded on the same row (`reversed_at`).
  */
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
@@ -46,5 +47,13 @@ export class SimulatedAcquirer implements Acquirer {
 
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {
     return repo.findCharge(this.db, reference);
+  }
+
+  /** Only an approval is reversed; a refusal moved no money, and an unknown reference has nothing to undo. */
+  async reverse(reference: string): Promise<ChargeRecord | undefined> {
+    const record = await this.findCharge(reference);
+    if (!record?.approved || record.reversedAt) return record;
+    await repo.markReversed(this.db, reference, this.clock.now());
+    return this.findCharge(reference);
   }
 }

@@ -18,6 +18,22 @@
  * resumes at 2 (the acquirer answers from its record: no second charge), or
  * the recovery worker finishes the intent from the acquirer's record.
  *
+ * An unknown outcome is resolved, never guessed (issue 9, defect 2). The
+ * vault gets a deadline (AUTHORIZE_DEADLINE_MS): it starts no authorization
+ * after it, and reverses an approval answered after it (`not-charged`). When
+ * the vault does not answer at all, the intent is recorded FAILED with
+ * `outcome_unknown_since`, and the acquirer's record decides afterwards
+ * (`resolveUnknownOutcome`, now and from the worker): an approval found there
+ * is reversed at the acquirer (desfazimento), so FAILED is true and the
+ * reversal is on the acquirer's record. An approval that reaches phase 3
+ * after the intent was recorded FAILED (a resumed retry racing the worker)
+ * is reversed the same way. Only an approval that stands makes a PAID
+ * transaction.
+ *
+ * The CVV (defect 8): the vault erases it when it spends the token, before
+ * calling the acquirer; phase 3 erases any CVV left on the intent's tokens in
+ * the commit that records the outcome, so no crash point leaves one behind.
+ *
  * Locks: the intent row (FOR UPDATE) in phase 3, so a retry and the recovery
  * worker finishing the same intent record it once; the second finds it
  * CONFIRMED or FAILED and answers that.
@@ -31,11 +47,11 @@ import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error
 import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
+import { AcquirerUnavailable, isStandingApproval, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
 import { sellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
-import type { VaultAuthorization, VaultClient } from '../vault/index.js';
+import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
@@ -57,6 +73,20 @@ export interface ConfirmationDeps {
 export type ConfirmationShape = 'transaction' | 'intent';
 export type ConfirmationResult = { transaction: TransactionView; intent: IntentView };
 
+/** How long the vault may take to START a card authorization; the API waits a few seconds more for the answer (vault/client.ts). */
+export const AUTHORIZE_DEADLINE_MS = 10_000;
+
+/**
+ * How long an unknown outcome with no acquirer record is still checked: an
+ * authorization started before the deadline by a vault that then died lands
+ * within seconds; afterwards none can start (the deadline) or stand (the
+ * vault reverses late approvals).
+ */
+export const UNKNOWN_OUTCOME_WINDOW_MS = 10 * 60_000;
+
+/** Whether the FAILED recorded in phase 3 is known (nothing charged) or unknown (resolve from the acquirer's record). */
+type FailureKnowledge = 'known' | 'unknown';
+
 const providerError = (): DomainError =>
   new DomainError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
 
@@ -71,11 +101,17 @@ export class Confirmation {
    */
   async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder, token?: string): Promise<Outcome<ConfirmationResult>> {
     const answer = await this.charge(intent, token);
-    if (answer.kind === 'token-refused') {
-      await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
-      return answer.error;
+    switch (answer.kind) {
+      case 'token-refused':
+        await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
+        return answer.error;
+      case 'charged':
+        return this.finish(intent, answer.record, shape, recorder);
+      case 'not-charged':
+        return this.finish(intent, undefined, shape, recorder, 'known');
+      case 'unavailable':
+        return this.finish(intent, undefined, shape, recorder, 'unknown');
     }
-    return this.finish(intent, answer.kind === 'charged' ? answer.record : undefined, shape, recorder);
   }
 
   /** Phase 2: a card through the vault, Pix and boleto straight to the acquirer; both keyed by the intent id. */
@@ -87,6 +123,7 @@ export class Confirmation {
         companyId: intent.company_id,
         amountCents: intent.amount_cents,
         installments: intent.installments,
+        deadline: this.deps.clock.now().getTime() + AUTHORIZE_DEADLINE_MS,
       });
     }
     try {
@@ -99,11 +136,31 @@ export class Confirmation {
   }
 
   /**
-   * Phase 3: records the acquirer's answer (`undefined` = silent: the intent
-   * FAILS and PROVIDER_ERROR is stored and answered, committed together).
-   * Safe to call again for a finished intent.
+   * Phase 3: records the acquirer's answer (`undefined` = no charge stands or
+   * the acquirer was silent: the intent FAILS and PROVIDER_ERROR is stored and
+   * answered, committed together; `unknown` marks it for resolution). A
+   * reversed approval is no charge. Safe to call again for a finished intent;
+   * an approval that comes to an intent already FAILED is reversed.
    */
-  async finish(intent: PaymentIntentRow, record: ChargeRecord | undefined, shape: ConfirmationShape, recorder?: ResponseRecorder): Promise<Outcome<ConfirmationResult>> {
+  async finish(
+    intent: PaymentIntentRow,
+    given: ChargeRecord | undefined,
+    shape: ConfirmationShape,
+    recorder?: ResponseRecorder,
+    knowledge: FailureKnowledge = 'unknown',
+  ): Promise<Outcome<ConfirmationResult>> {
+    const outcome = await this.record(intent, given && (given.approved && given.reversedAt ? undefined : given), shape, recorder, knowledge);
+    if (intent.payment_method === 'CREDIT_CARD' && isDomainError(outcome)) await this.resolveUnknownOutcome(intent.id);
+    return outcome;
+  }
+
+  private async record(
+    intent: PaymentIntentRow,
+    record: ChargeRecord | undefined,
+    shape: ConfirmationShape,
+    recorder: ResponseRecorder | undefined,
+    knowledge: FailureKnowledge,
+  ): Promise<Outcome<ConfirmationResult>> {
     const { db, clock, newId, transactions } = this.deps;
     const now = clock.now();
     const transactionId = newId('trx');
@@ -115,8 +172,18 @@ export class Confirmation {
     return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
       if (current.status === 'CONFIRMED') return this.existing(trx, current, shape, recorder);
+      // Whatever the outcome, no CVV of this intent outlives this commit.
+      if (current.payment_method === 'CREDIT_CARD') await eraseCvvsOfIntent(trx, current.id);
       if (current.status === 'FAILED' || !record) {
-        if (current.status !== 'FAILED') await repo.updateIntent(trx, current.id, { status: 'FAILED', updated_at: now });
+        // Unknown, or an approval arriving after FAILED: the acquirer's record decides (resolveUnknownOutcome).
+        const unresolved = current.payment_method === 'CREDIT_CARD' && (knowledge === 'unknown' || isStandingApproval(record));
+        if (current.status !== 'FAILED' || unresolved) {
+          await repo.updateIntent(trx, current.id, {
+            status: 'FAILED',
+            outcome_unknown_since: unresolved ? (current.outcome_unknown_since ?? now) : current.outcome_unknown_since,
+            updated_at: current.status === 'FAILED' ? current.updated_at : now,
+          });
+        }
         const failed = providerError();
         await recorder?.save(trx, failed);
         return failed;
@@ -153,6 +220,32 @@ export class Confirmation {
       const out = { transaction, intent: intentView(confirmed, now, transaction) };
       await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
       return out;
+    });
+  }
+
+  /**
+   * Resolves a card intent recorded FAILED with an unknown outcome from the
+   * acquirer's record: an approval is reversed (desfazimento); a refusal or a
+   * reversal settles it; no record settles it once UNKNOWN_OUTCOME_WINDOW_MS
+   * has passed. A silent acquirer leaves it for the worker's next pass.
+   */
+  async resolveUnknownOutcome(intentId: string): Promise<void> {
+    const { db, acquirer, clock } = this.deps;
+    const since = await repo.outcomeUnknownSince(db, intentId);
+    if (!since) return;
+    let record: ChargeRecord | undefined;
+    try {
+      record = await acquirer.findCharge(intentId);
+      if (isStandingApproval(record)) record = await acquirer.reverse(intentId);
+    } catch (err) {
+      if (err instanceof AcquirerUnavailable) return;
+      throw err;
+    }
+    if (isStandingApproval(record)) return;
+    if (!record && since.getTime() > clock.now().getTime() - UNKNOWN_OUTCOME_WINDOW_MS) return;
+    await transact(db, async (trx) => {
+      await eraseCvvsOfIntent(trx, intentId);
+      await repo.clearOutcomeUnknown(trx, intentId, since);
     });
   }
 

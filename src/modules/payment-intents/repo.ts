@@ -59,6 +59,29 @@ export async function claimStuckConfirmations(ex: Ex, startedBefore: Date, limit
     .execute();
 }
 
+/** When a FAILED card intent's outcome became unknown (undefined: known). */
+export async function outcomeUnknownSince(ex: Ex, id: string): Promise<Date | undefined> {
+  const row = await ex.selectFrom('payment_intents').select('outcome_unknown_since').where('id', '=', id).executeTakeFirst();
+  return row?.outcome_unknown_since ?? undefined;
+}
+
+/** Settles an unknown outcome; a later marking (another late approval) since `since` is kept. */
+export async function clearOutcomeUnknown(ex: Ex, id: string, since: Date): Promise<void> {
+  await ex.updateTable('payment_intents').set({ outcome_unknown_since: null }).where('id', '=', id).where('outcome_unknown_since', '=', since).execute();
+}
+
+/** Card intents recorded FAILED whose outcome is still to be resolved from the acquirer's record, oldest first. */
+export async function listUnknownOutcomes(ex: Ex, limit: number): Promise<string[]> {
+  const rows = await ex
+    .selectFrom('payment_intents')
+    .select('id')
+    .where('outcome_unknown_since', 'is not', null)
+    .orderBy('outcome_unknown_since')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** The next boleto "nosso número": a sequence, so concurrent confirmations never share one. */
 export async function nextBoletoNumber(ex: Ex): Promise<number> {
   const { rows } = await sql<{ n: number }>`SELECT nextval('boleto_number_seq')::int8 AS n`.execute(ex);

@@ -257,6 +257,13 @@ describe('cancelStep', () => {
     assert.equal(code(cancelStep(row('REQUIRES_TOKEN'), NOW)), 'cancel');
     assert.equal(code(cancelStep(row('REQUIRES_CONFIRMATION', NOW), NOW)), 'INTENT_ALREADY_PROCESSED');
     assert.equal(code(cancelStep(row('CANCELED'), NOW)), 'INTENT_ALREADY_PROCESSED');
+    const being = cancelStep(row('REQUIRES_CONFIRMATION', NOW), NOW);
+    assert.ok(being.kind === 'refuse' && being.error.message === 'The payment intent is being confirmed');
+    for (const status of ['CONFIRMED', 'FAILED'] as const) {
+      const done = cancelStep(row(status, NOW), NOW);
+      assert.ok(done.kind === 'refuse' && done.error.code === 'INTENT_ALREADY_PROCESSED');
+      assert.equal(done.error.message, `The payment intent is already ${status}`, 'a finished intent is not "being confirmed"');
+    }
     const expired = cancelStep(row('REQUIRES_CONFIRMATION'), EXPIRES);
     assert.ok(expired.kind === 'refuse' && expired.persistExpired);
     assert.equal(expired.error.code, 'INTENT_EXPIRED');

@@ -112,10 +112,14 @@ export function confirmStep(row: ClaimView, now: Date, key: string, hasToken: bo
   return { kind: 'claim' };
 }
 
-/** A cancel, decided on the locked row: an intent being confirmed (and not expired) can no longer be canceled. */
+/**
+ * A cancel, decided on the locked row: an intent being confirmed can no
+ * longer be canceled; a finished one (CONFIRMED, FAILED…) says which status
+ * it has, not that it is "being confirmed".
+ */
 export function cancelStep(row: ClaimView, now: Date): { kind: 'cancel' } | Refusal {
   const status = effectiveStatus(row, now);
-  const blocked = row.confirm_started_at && status !== 'EXPIRED'
+  const blocked = row.confirm_started_at && isUnconfirmed(status)
     ? new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
     : blockedMove(status);
   return blocked ? refusal(row, status, blocked) : { kind: 'cancel' };

@@ -182,11 +182,20 @@ export class PaymentIntentService {
 
   /**
    * Worker: finishes confirmations whose process died after phase 1 and that
-   * no retry resumed within the idempotency lease, from the acquirer's record
-   * (no record: the acquirer never charged, the intent FAILS and PROVIDER_ERROR
-   * is stored under the key; that is an outcome, not a failure of this step).
+   * no retry resumed within the idempotency lease, from the acquirer's record.
+   * No record for a card is an unknown outcome, not "never charged": an
+   * authorization may still be in flight (a paused vault, a retry resuming
+   * the key), so the intent FAILS marked unknown and PROVIDER_ERROR is stored
+   * under the key; then every unknown outcome is resolved from the acquirer's
+   * record (a late approval is reversed: confirmation.ts).
    */
   async recoverStuckConfirmations(limit = 50): Promise<number> {
+    const finished = await this.finishStuckConfirmations(limit);
+    for (const id of await repo.listUnknownOutcomes(this.deps.db, limit)) await this.confirmation.resolveUnknownOutcome(id);
+    return finished;
+  }
+
+  private async finishStuckConfirmations(limit: number): Promise<number> {
     const cutoff = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_LEASE_MS);
     const stuck = await this.deps.db.transaction().execute((trx) => repo.claimStuckConfirmations(trx, cutoff, limit));
     for (const row of stuck) {

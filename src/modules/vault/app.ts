@@ -41,6 +41,8 @@ const AuthorizeBody = Type.Object(
     companyId: Type.String({ maxLength: 64 }),
     amountCents: Type.Integer({ minimum: 1 }),
     installments: Type.Integer({ minimum: 1, maximum: 12 }),
+    /** Epoch milliseconds after which the vault starts no authorization (authorize.ts). */
+    deadline: Type.Integer({ minimum: 0 }),
   },
   { additionalProperties: false },
 );
@@ -53,9 +55,16 @@ const TokenSchema = Type.Object({
   expYear: Type.Integer(),
 });
 
+/** The wire answer of a definite "no charge stands" (200, so that it is never mistaken for an unknown outcome). */
+export interface NotChargedBody {
+  notCharged: true;
+  reason: string;
+}
+
 /** The wire answer of /internal/authorize; httpVaultClient (client.ts) reads it back into a VaultAuthorization. */
-function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord> {
+function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord | NotChargedBody> {
   if (answer.kind === 'charged') return answer.record;
+  if (answer.kind === 'not-charged') return { notCharged: true, reason: answer.reason };
   if (answer.kind === 'token-refused') return answer.error;
   return new DomainError('PROVIDER_ERROR', 'The acquirer did not answer');
 }

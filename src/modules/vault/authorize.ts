@@ -1,14 +1,23 @@
 /**
  * Card authorization, inside the vault (the only code that reads a card).
- * The API asks with a token and the intent it confirms; the vault checks the
- * token is this intent's and unused, decrypts the card, calls the acquirer
- * keyed by the intent id, and erases the CVV.
+ * The API asks with a token, the intent it confirms and its deadline; the
+ * vault checks the token is this intent's and unused, spends it and erases
+ * its CVV in one commit (the CVV then lives only in this call's memory),
+ * decrypts the card and calls the acquirer keyed by the intent id.
+ *
+ * The deadline (issue 9, defect 2): after it the API no longer waits and
+ * records the intent FAILED, so the vault never STARTS an authorization after
+ * it (answers `not-charged`), and an approval that comes back after it is
+ * reversed at the acquirer (desfazimento) before answering `not-charged`:
+ * either way FAILED is true. A vault killed in between leaves an approval
+ * that the API's worker finds and reverses (payment-intents/confirmation.ts).
  *
  * Never a second charge: the acquirer keeps one outcome per intent id, and an
  * outcome already recorded for the intent is returned as it is. A token is
- * single use: once spent it is refused for any intent, except to resume its
- * own intent's authorization when the acquirer has no outcome for it yet (the
- * process died between spending the token and the acquirer's answer).
+ * single use; a spent token of this same intent with no acquirer record means
+ * an earlier call died after spending it: the outcome is unknown (the
+ * authorization may be in flight), never "refused", so the API records it as
+ * unknown and resolves it from the acquirer's record.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
@@ -26,6 +35,8 @@ export interface AuthorizeRequest {
   companyId: string;
   amountCents: number;
   installments: number;
+  /** Epoch milliseconds after which no authorization may start (the API gives up soon after). */
+  deadline: number;
 }
 
 /** The bearer the API presents on the vault's internal routes, derived from INTERNAL_KEY. */
@@ -43,11 +54,13 @@ export function isInternalBearer(internalKey: Buffer, header: string | undefined
  * The answer to an authorization, as the API needs to act on it:
  * - `charged`: the acquirer decided (approved or refused: both are outcomes);
  * - `token-refused`: the token is not usable for this intent, nothing was charged;
+ * - `not-charged`: definitely no charge stands (not attempted before the deadline, or reversed after it);
  * - `unavailable`: the acquirer (or the vault) did not answer; the outcome is unknown.
  */
 export type VaultAuthorization =
   | { kind: 'charged'; record: ChargeRecord }
   | { kind: 'token-refused'; error: DomainError }
+  | { kind: 'not-charged'; reason: string }
   | { kind: 'unavailable'; reason: string };
 
 export class CardAuthorizer {
@@ -58,38 +71,58 @@ export class CardAuthorizer {
     private readonly acquirer: Acquirer,
   ) {}
 
-  /** Never throws an expected failure: a bad token or a silent acquirer is an answer (see VaultAuthorization). */
+  /** Never throws an expected failure: a bad token, a passed deadline or a silent acquirer is an answer (see VaultAuthorization). */
   async authorize(req: AuthorizeRequest): Promise<VaultAuthorization> {
     const earlier = await this.acquirer.findCharge(req.intentId);
     if (earlier) return { kind: 'charged', record: earlier };
+    if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
     const now = this.clock.now();
-    const row = await transact(this.db, async (trx) => {
+    const spent = await transact(this.db, async (trx) => {
       const token = await repo.lockToken(trx, hashToken(req.token));
       if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
         return validationError('token', 'is not a card token of this payment intent');
       }
       if (token.expires_at.getTime() <= now.getTime()) return validationError('token', 'expired with its payment intent');
-      // Spent and still holding its CVV: the authorization of this same intent was interrupted; resume it.
-      if (token.used_at && !token.cvv_sealed) return validationError('token', 'was already used; tokenize the card again');
-      if (!token.used_at) await repo.markTokenUsed(trx, token.id, now);
-      return token;
+      if (token.used_at || !token.cvv_sealed) return 'interrupted' as const;
+      // Spent and CVV erased in one commit: from here the CVV exists only in this call's memory.
+      await repo.spendToken(trx, token.id, now);
+      return { token, cvv: token.cvv_sealed };
     });
-    if (isDomainError(row)) return { kind: 'token-refused', error: row };
-    const card = JSON.parse(this.sealers.cards.open(row.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
+    if (isDomainError(spent)) return { kind: 'token-refused', error: spent };
+    if (spent === 'interrupted') return { kind: 'unavailable', reason: 'an earlier authorization of this intent was interrupted; its outcome is unknown' };
+    // The vault may have been paused between the check above and here: check again right before the call.
+    if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
+    const { token, cvv } = spent;
+    const card = JSON.parse(this.sealers.cards.open(token.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
+    let record: ChargeRecord;
     try {
-      const record = await this.acquirer.authorizeCard({
+      record = await this.acquirer.authorizeCard({
         reference: req.intentId,
         amountCents: req.amountCents,
         installments: req.installments,
-        card: { ...card, cvv: this.sealers.cards.open(row.cvv_sealed!), brand: row.brand, last4: row.last4 },
+        card: { ...card, cvv: this.sealers.cards.open(cvv), brand: token.brand, last4: token.last4 },
       });
-      return { kind: 'charged', record };
     } catch (err) {
       // The acquirer's message only: never the card, which is not in it.
       if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
       throw err;
-    } finally {
-      await repo.eraseCvv(this.db, row.id);
     }
+    if (!record.approved || !this.pastDeadline(req)) return { kind: 'charged', record };
+    return this.reverseLateApproval(req.intentId);
+  }
+
+  /** An approval answered after the deadline: the API has recorded (or will record) FAILED, so it must not stand. */
+  private async reverseLateApproval(intentId: string): Promise<VaultAuthorization> {
+    try {
+      await this.acquirer.reverse(intentId);
+      return { kind: 'not-charged', reason: 'approved after the deadline and reversed' };
+    } catch (err) {
+      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: `a late approval could not be reversed yet: ${err.message}` };
+      throw err;
+    }
+  }
+
+  private pastDeadline(req: AuthorizeRequest): boolean {
+    return this.clock.now().getTime() >= req.deadline;
   }
 }

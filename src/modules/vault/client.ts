@@ -2,13 +2,17 @@
  * How the API asks the vault to authorize a card: an HTTP call to the vault's
  * internal route, authenticated with a bearer derived from INTERNAL_KEY. The
  * API never sees the card; it gets the acquirer's outcome (brand and last 4
- * digits at most). A vault that cannot be reached, or answers 5xx, is treated
- * like a silent acquirer: the outcome is unknown, the intent FAILS, and the
- * acquirer's ledger (keyed by intent id) guarantees no charge is repeated.
+ * digits at most). The request carries a deadline the vault honours (it
+ * starts no authorization after it and reverses an approval answered after
+ * it); the API waits a little longer than the deadline for the answer. A
+ * vault that cannot be reached, answers 5xx or misses that wait is an
+ * unknown outcome: the API records it as such and resolves it from the
+ * acquirer's record (payment-intents/confirmation.ts), never guessing.
  */
 import { request } from 'undici';
 import { DomainError, type ErrorBody } from '../../lib/domain-error.js';
 import type { ChargeRecord } from '../acquirer/index.js';
+import type { NotChargedBody } from './app.js';
 import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
 
 /** How the API reaches the vault; the in-process CardAuthorizer is one too (tests, `svc serve`). */
@@ -16,7 +20,8 @@ export interface VaultClient {
   authorize(req: AuthorizeRequest): Promise<VaultAuthorization>;
 }
 
-const AUTHORIZE_TIMEOUT_MS = 15_000;
+/** How long past the deadline the API still waits for the vault's answer: the vault answers at once after it. */
+export const AUTHORIZE_ANSWER_GRACE_MS = 3_000;
 
 export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClient {
   const bearer = `Bearer ${internalBearer(internalKey)}`;
@@ -28,12 +33,13 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
           method: 'POST',
           headers: { authorization: bearer, 'content-type': 'application/json' },
           body: JSON.stringify(req),
-          signal: AbortSignal.timeout(AUTHORIZE_TIMEOUT_MS),
+          signal: AbortSignal.timeout(Math.max(0, req.deadline - Date.now()) + AUTHORIZE_ANSWER_GRACE_MS),
         });
       } catch (err) {
         return { kind: 'unavailable', reason: `vault unreachable: ${(err as Error).message}` };
       }
-      const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody>) | undefined;
+      const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody> & Partial<NotChargedBody>) | undefined;
+      if (response.statusCode === 200 && body?.notCharged === true) return { kind: 'not-charged', reason: body.reason ?? 'not charged' };
       if (response.statusCode === 200 && body) return { kind: 'charged', record: body };
       // The vault's wire answer for a token it refused: 400 VALIDATION_ERROR on `token` (vault/app.ts).
       if (response.statusCode === 400 && body?.code === 'VALIDATION_ERROR') {

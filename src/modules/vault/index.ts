@@ -1,5 +1,6 @@
 export { buildVaultApp } from './app.js';
 export { internalBearer, type VaultAuthorization } from './authorize.js';
+export { eraseCvvsOfIntent } from './repo.js';
 export { httpVaultClient, type VaultClient } from './client.js';
 export { listPublicKeys, KEY_OVERLAP_MS } from './keys.js';
 export { signTicket, verifyTicket } from './tickets.js';

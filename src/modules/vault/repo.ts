@@ -50,12 +50,23 @@ export async function lockToken(ex: Ex, tokenHash: string): Promise<TokenRow | u
   return ex.selectFrom('vault.tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
 }
 
-export async function markTokenUsed(ex: Ex, id: string, at: Date): Promise<void> {
-  await ex.updateTable('vault.tokens').set({ used_at: at }).where('id', '=', id).execute();
+/** Spends a token and erases its CVV in the same statement: a spent token never keeps a CVV. */
+export async function spendToken(ex: Ex, id: string, at: Date): Promise<void> {
+  await ex.updateTable('vault.tokens').set({ used_at: at, cvv_sealed: null }).where('id', '=', id).execute();
 }
 
-export async function eraseCvv(ex: Ex, id: string): Promise<void> {
-  await ex.updateTable('vault.tokens').set({ cvv_sealed: null }).where('id', '=', id).execute();
+/**
+ * Erases the CVVs of an intent's tokens, in the caller's transaction (the
+ * commit that records the intent's outcome). A token locked by a vault call
+ * in progress is skipped: that call spends it and erases its CVV itself, and
+ * waiting for a paused vault would hold the intent's lock.
+ */
+export async function eraseCvvsOfIntent(ex: Ex, intentId: string): Promise<void> {
+  await ex
+    .updateTable('vault.tokens')
+    .set({ cvv_sealed: null })
+    .where('id', 'in', (eb) => eb.selectFrom('vault.tokens').select('id').where('intent_id', '=', intentId).where('cvv_sealed', 'is not', null).forUpdate().skipLocked())
+    .execute();
 }
 
 /** Erases the CVV of every token whose intent expired; returns how many. */

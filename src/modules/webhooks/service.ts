@@ -56,7 +56,8 @@ export class WebhookService {
       const row = await repo.insertWebhook(trx, {
         id: newId('whk'),
         company_id: companyId,
-        url: input.url,
+        // The WHATWG serialization the guard checked, not the raw spelling (url-guard.ts).
+        url: verdict.url.href,
         events: JSON.stringify(input.events),
         description: input.description ?? null,
         secret_sealed: sealer.seal(secret),

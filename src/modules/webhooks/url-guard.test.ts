@@ -94,6 +94,25 @@ test('public targets are allowed and the parsed URL is returned', async () => {
   assert.equal(r.url.hostname, 'hooks.example.com');
 });
 
+test('ports: the default 443 or 1024 and above; 0, 22 and other system ports are refused', async () => {
+  for (const raw of ['https://hooks.example.com:0/x', 'https://hooks.example.com:22/x', 'https://hooks.example.com:25/x', 'https://8.8.8.8:1023/x']) {
+    assert.match(await refused(raw), /port must be 443 or 1024 and above/);
+  }
+  await allowed('https://hooks.example.com:443/x');
+  await allowed('https://hooks.example.com:1024/x');
+  await allowed('https://hooks.example.com:65535/x');
+});
+
+test('the URL returned is the WHATWG serialization; backslashes before the query are refused', async () => {
+  const r = await checkWebhookUrl('HTTPS://Hooks.Example.COM:443/a/./b/../hook?x=1', strict);
+  assert.ok(r.ok);
+  assert.equal(r.url.href, 'https://hooks.example.com/a/hook?x=1');
+  for (const raw of ['https:\\\\hooks.example.com\\hook', 'https://hooks.example.com\\@8.8.8.8/x', 'https://hooks.example.com/a\\b']) {
+    assert.match(await refused(raw), /backslashes are not allowed/, raw);
+  }
+  await allowed('https://hooks.example.com/hook?path=a\\b');
+});
+
 test('IP literals are checked without asking DNS', async () => {
   const calls: string[] = [];
   const spy: Resolver = async (h) => { calls.push(h); return ['10.0.0.1']; };

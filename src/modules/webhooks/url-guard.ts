@@ -13,6 +13,14 @@
 // IPv6 must additionally lie in 2000::/3 (IANA global unicast): ipaddr.js calls
 // the deprecated IPv4-compatible form ::7f00:1 'unicast', which we do not trust.
 //
+// Ports: the default (443) or 1024 and above. Below 1024 are system services
+// (22 ssh, 25 smtp, 0 is no port at all) that no webhook receiver runs on,
+// and reaching them from our network is what an SSRF wants.
+// Spelling: a backslash before the query is refused (WHATWG would read it as
+// '/', other parsers would not: one URL, two meanings); what is stored is the
+// WHATWG serialization (`url.href`: lowercase scheme and host, default port
+// dropped, dot segments resolved), so the URL shown is the URL called.
+//
 // WEBHOOK_ALLOW_LOOPBACK (tests only) additionally admits loopback and nothing
 // else: 127.0.0.0/8, ::1 and ::ffff:127.x (unwrapped to 127.x). A `localhost`
 // name is then accepted only if every answer is loopback.
@@ -44,6 +52,8 @@ export type DnsLookupAll = (
 ) => void;
 
 const MAX_URL_LENGTH = 2048;
+/** The lowest port accepted besides the default 443 (see the rule above). */
+export const MIN_WEBHOOK_PORT = 1024;
 const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
 
 /** Classify one address; anything unparsable is treated as not public (fail closed). */
@@ -97,6 +107,7 @@ function answersProblem(hostname: string, answers: readonly string[], allowLoopb
 
 export async function checkWebhookUrl(raw: string, opts: GuardOptions): Promise<GuardResult> {
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: 'URL is too long' };
+  if (raw.split(/[?#]/, 1)[0]!.includes('\\')) return { ok: false, reason: 'backslashes are not allowed in a URL; use /' };
   let url: URL;
   try {
     // WHATWG parsing normalises 127.1, 2130706433, 0x7f.0.0.1, 0177.0.0.1 to 127.0.0.1.
@@ -107,6 +118,8 @@ export async function checkWebhookUrl(raw: string, opts: GuardOptions): Promise<
   if (url.protocol !== 'https:') return { ok: false, reason: 'scheme must be https' };
   // Never echo the credentials back; they may be secrets.
   if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials in the URL are not allowed' };
+  // url.port is '' for the default 443 (WHATWG drops it), so '0' and '22' are seen here.
+  if (url.port !== '' && Number(url.port) < MIN_WEBHOOK_PORT) return { ok: false, reason: `port must be 443 or ${MIN_WEBHOOK_PORT} and above` };
   const host = bare(url.hostname);
   if (host === '') return { ok: false, reason: 'URL has no host' };
   if (net.isIP(host) !== 0) {
