@@ -5,9 +5,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import fc from 'fast-check';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { frameworkErrors, installErrorHandler } from '../../src/http/error-handler.js';
+import { redactQuery, serializeRequest } from '../../src/http/log-serializers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError, assertErrorBody, fieldsOf } from '../helpers/assert.js';
@@ -148,6 +150,89 @@ for (const engine of engines()) {
       assert.equal(await countIntents(), before + 1, 'the control request does write a row');
     });
 
+    test('NUL in any string input is 400 VALIDATION_ERROR naming the field, never a 500', async () => {
+      const nul = 'a\u0000b';
+      const cases: [string, Parameters<TestApp['call']>[0]][] = [
+        ['buyer.name', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ buyer: { ...BUYER, name: nul } }) }],
+        ['description', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ description: nul }) }],
+        ['metadata.order', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ metadata: { order: nul } }) }],
+        ['metadata', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ metadata: { [nul]: 'x' } }) }],
+        ['description', { method: 'POST', url: '/v2/webhooks', payload: { url: 'https://example.com/hook', events: ['transaction.paid'], description: nul } }],
+        ['referenceId', { method: 'GET', url: '/v2/transactions?referenceId=%00' }],
+        ['startingAfter', { method: 'GET', url: '/v2/transactions?startingAfter=trx_%00' }],
+        ['id', { method: 'GET', url: '/v2/payment-intents/pi_%00' }],
+        ['Idempotency-Key', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent(), headers: { 'idempotency-key': nul } }],
+      ];
+      for (const [field, request] of cases) {
+        const res = await t.call(request);
+        assert.deepEqual(fieldsOf(assertError(res, 400, 'VALIDATION_ERROR')), [field], `${request.method} ${request.url}: ${res.body}`);
+      }
+    });
+
+    test('a lone surrogate in a string is 400 VALIDATION_ERROR; a surrogate pair (an emoji) is text', async () => {
+      const lone = await t.call({ method: 'POST', url: '/v2/payment-intents', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(pixIntent({ description: 'X' })).replace('"X"', '"\\ud800"') });
+      assert.deepEqual(fieldsOf(assertError(lone, 400, 'VALIDATION_ERROR')), ['description']);
+      const query = await t.call({ method: 'GET', url: '/v2/transactions?referenceId=%ED%A0%80' });
+      assert.ok(query.statusCode < 500, query.body);
+      const emoji = await post(pixIntent({ description: 'pago \u{1F600}' }));
+      assert.equal(emoji.statusCode, 201, emoji.body);
+    });
+
+    test('JSON nested deeper than 32 levels is 400 before anything recursive runs, with or without Idempotency-Key', async () => {
+      const id = (await post(pixIntent())).json<{ id: string }>().id;
+      const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      for (const url of ['/v2/payment-intents', `/v2/payment-intents/${id}/confirm`, `/v2/payment-intents/${id}/cancel`]) {
+        const res = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${url}` }, payload: deep });
+        assertError(res, 400, 'VALIDATION_ERROR');
+      }
+      let nested: unknown = 'x';
+      for (let i = 0; i < 40; i++) nested = { a: nested };
+      const metadata = await post(pixIntent({ metadata: nested }));
+      assert.match(assertError(metadata, 400, 'VALIDATION_ERROR').message, /deeper than 32/);
+    });
+
+    test('a route without a body refuses one as an unknown field; no body and {} are both accepted', async () => {
+      const cancel = async (payload?: string) => {
+        const id = (await post(pixIntent())).json<{ id: string }>().id;
+        return t.call({ method: 'POST', url: `/v2/payment-intents/${id}/cancel`, headers: { 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload }) });
+      };
+      assert.deepEqual(fieldsOf(assertError(await cancel('{"foo":1}'), 400, 'VALIDATION_ERROR')), ['foo']);
+      assertError(await cancel('[1]'), 400, 'VALIDATION_ERROR', 'body');
+      assertError(await cancel('"x"'), 400, 'VALIDATION_ERROR', 'body');
+      assert.equal((await cancel()).statusCode, 200);
+      assert.equal((await cancel('{}')).statusCode, 200);
+
+      const confirmed = await post(pixIntent({ confirm: true }));
+      const trx = confirmed.json<{ transaction: { id: string } }>().transaction.id;
+      const pay = await t.call({ method: 'POST', url: `/v2/sandbox/transactions/${trx}/pay`, payload: { foo: 1 } });
+      assert.deepEqual(fieldsOf(assertError(pay, 400, 'VALIDATION_ERROR')), ['foo']);
+      const paid = await t.call({ method: 'POST', url: `/v2/sandbox/transactions/${trx}/pay`, payload: {} });
+      assert.equal(paid.statusCode, 200, paid.body);
+    });
+
+    test('requests the HTTP parser refuses get the error body and X-Request-Id', async () => {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = new URL(address);
+      // A method llhttp knows but no route serves (PURGE) reaches the router: the contract's 404.
+      const requests = [
+        ['GET /v2/transactions HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', 400, 'VALIDATION_ERROR', 'headers'],
+        ['FOO /v2/transactions HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_ERROR', 'method'],
+        ['GET /v2/trans actions HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
+        ['GARBAGE\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
+        ['PURGE /v2/transactions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 404, 'NOT_FOUND', undefined],
+      ] as const;
+      for (const [raw, status, code, field] of requests) {
+        const res = await rawRequest(Number(port), raw);
+        assert.match(res.head, new RegExp(`^HTTP/1\\.1 ${status} `), `${JSON.stringify(raw)}: ${res.head}`);
+        assert.match(res.head, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i, res.head);
+        assert.match(res.head, /\r\ncontent-type: application\/json/i, res.head);
+        const body = JSON.parse(res.body) as unknown;
+        assertErrorBody(body);
+        assert.equal(body.code, code);
+        if (field) assert.deepEqual(fieldsOf(body), [field]);
+      }
+    });
+
     test('fuzz: random bodies, ids and queries never produce a 500, always an error body or a 2xx', async () => {
       const real = (await post(pixIntent({ referenceId: 'fuzz-target' }))).json<{ id: string }>().id;
       const plausible = fc.oneof(
@@ -211,6 +296,31 @@ for (const engine of engines()) {
     });
   });
 }
+
+/** Sends `raw` bytes on a new connection and reads the answer until the server closes it. */
+function rawRequest(port: number, raw: string): Promise<{ head: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(Buffer.from(raw, 'latin1')));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const at = text.indexOf('\r\n\r\n');
+      resolve({ head: text.slice(0, at + 2), body: text.slice(at + 4) });
+    });
+  });
+}
+
+describe('logged request URLs', () => {
+  test('query values are redacted; keys that are not parameter names are too', () => {
+    assert.equal(redactQuery('/v2/transactions?api_key=sk_live_abc&limit=5'), '/v2/transactions?api_key=[redacted]&limit=[redacted]');
+    assert.equal(redactQuery('/v2/transactions?sk_live_abc%3D%3D'), '/v2/transactions?[redacted]');
+    assert.equal(redactQuery('/v2/transactions'), '/v2/transactions');
+    const logged = serializeRequest({ method: 'GET', url: '/v2/x?api_key=secret', host: 'h', ip: '1.2.3.4', socket: undefined } as never);
+    assert.ok(!JSON.stringify(logged).includes('secret'), JSON.stringify(logged));
+  });
+});
 
 describe('router errors', () => {
   test('frameworkErrors renders router errors as 400 VALIDATION_ERROR with the error body and X-Request-Id', async () => {
