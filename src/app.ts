@@ -10,7 +10,7 @@ import { installAuth } from './http/auth.js';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
-import { clientErrorHandler } from './http/client-errors.js';
+import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard } from './http/input-guard.js';
 import { installOpenApi } from './http/openapi.js';
@@ -123,6 +123,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  refuseConnect(app.server);
 
   // JSON bodies; an empty body with a JSON content type is no body (a bodiless confirm).
   const parseJson = app.getDefaultJsonParser('error', 'error');

@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../lib/domain-error.js';
@@ -38,11 +39,25 @@ function describeClientError(code: string | undefined): DomainError {
 export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one left to answer.
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const error = describeClientError(err.code);
+  this.log.debug({ err }, 'client error');
+  answerAndClose(socket, describeClientError(err.code));
+}
+
+/**
+ * CONNECT never reaches Fastify: Node hands it to the server's 'connect'
+ * event and, with no listener, closes the socket without a word. The API is
+ * no proxy; it answers like any unknown route, in the contract's body.
+ */
+export function refuseConnect(server: Server): void {
+  server.on('connect', (_request: unknown, socket: Socket) => {
+    answerAndClose(socket, new DomainError('NOT_FOUND', 'No such route'));
+  });
+}
+
+function answerAndClose(socket: Socket, error: DomainError): void {
   const status = statusOf(error);
   const body = JSON.stringify(error.toBody());
   const requestId = randomUUID();
-  this.log.debug({ err, reqId: requestId }, 'client error');
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? 'Error'}\r\n` +
@@ -53,5 +68,7 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
         body,
     );
   }
-  socket.destroy();
+  // Closed once the answer is flushed: the parser cannot resume a broken stream.
+  socket.once('finish', () => socket.destroy());
+  socket.end();
 }

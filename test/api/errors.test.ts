@@ -220,6 +220,8 @@ for (const engine of engines()) {
         ['GET /v2/trans actions HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
         ['GARBAGE\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
         ['PURGE /v2/transactions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 404, 'NOT_FOUND', undefined],
+        // CONNECT never reaches the router; without an answer Node would close the socket silently.
+        ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 404, 'NOT_FOUND', undefined],
       ] as const;
       for (const [raw, status, code, field] of requests) {
         const res = await rawRequest(Number(port), raw);
