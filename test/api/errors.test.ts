@@ -5,7 +5,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import fc from 'fast-check';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { frameworkErrors, installErrorHandler } from '../../src/http/error-handler.js';
@@ -13,6 +12,7 @@ import { redactQuery, serializeRequest } from '../../src/http/log-serializers.js
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError, assertErrorBody, fieldsOf } from '../helpers/assert.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { BUYER, boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -224,11 +224,11 @@ for (const engine of engines()) {
         ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 404, 'NOT_FOUND', undefined],
       ] as const;
       for (const [raw, status, code, field] of requests) {
-        const res = await rawRequest(Number(port), raw);
-        assert.match(res.head, new RegExp(`^HTTP/1\\.1 ${status} `), `${JSON.stringify(raw)}: ${res.head}`);
-        assert.match(res.head, /\r\nx-request-id: [0-9a-f-]{36}\r\n/i, res.head);
-        assert.match(res.head, /\r\ncontent-type: application\/json/i, res.head);
-        const body = JSON.parse(res.body) as unknown;
+        const { response, text } = await rawHttp(Number(port), Buffer.from(raw, 'latin1'));
+        assert.equal(response?.status, status, `${JSON.stringify(raw)}: ${text}`);
+        assert.match(response.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/, text);
+        assert.match(response.headers['content-type'] ?? '', /^application\/json/, text);
+        const body = JSON.parse(response.body) as unknown;
         assertErrorBody(body);
         assert.equal(body.code, code);
         if (field) assert.deepEqual(fieldsOf(body), [field]);
@@ -295,21 +295,6 @@ for (const engine of engines()) {
       assert.ok(n >= 200);
       // The generators reach past validation: successes and rejections of the service itself both occurred.
       assert.ok(statuses.has(201) && statuses.has(400) && statuses.has(404), [...statuses].join(','));
-    });
-  });
-}
-
-/** Sends `raw` bytes on a new connection and reads the answer until the server closes it. */
-function rawRequest(port: number, raw: string): Promise<{ head: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(Buffer.from(raw, 'latin1')));
-    let text = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const at = text.indexOf('\r\n\r\n');
-      resolve({ head: text.slice(0, at + 2), body: text.slice(at + 4) });
     });
   });
 }

@@ -45,18 +45,38 @@ export function parseRawResponse(text: string): RawResponse | undefined {
   return { status, headers, body, text };
 }
 
-/** Sends `bytes` on a new connection; resolves with the parsed answer, or undefined when none came within `timeoutMs`. */
-export function rawHttp(port: number, bytes: Buffer, timeoutMs = 10_000): Promise<{ response?: RawResponse; text: string }> {
+/** Whether `text` holds a whole response (its head, and the body its Content-Length or chunking announces). */
+function complete(text: string): boolean {
+  const parsed = parseRawResponse(text);
+  if (!parsed) return false;
+  const rest = text.length - text.indexOf('\r\n\r\n') - 4;
+  if (parsed.headers['transfer-encoding'] === 'chunked') return text.endsWith('0\r\n\r\n');
+  return parsed.headers['content-length'] !== undefined && rest >= Number(parsed.headers['content-length']);
+}
+
+/**
+ * Sends `bytes` on a new connection; resolves with the parsed answer, or
+ * undefined when none came within `timeoutMs`. The socket is half-closed only
+ * after `endAfterMs` without a whole answer (a request the parser is still
+ * waiting on): half-closing at once races the answer of a slow handler, since
+ * Node's server ends a socket whose peer has ended.
+ */
+export function rawHttp(port: number, bytes: Buffer, timeoutMs = 10_000, endAfterMs = 1_500): Promise<{ response?: RawResponse; text: string }> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(bytes));
+    const endTimer = setTimeout(() => socket.end(), endAfterMs);
     const timer = setTimeout(() => socket.destroy(), timeoutMs);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const text = () => Buffer.concat(chunks).toString('latin1');
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (complete(text())) socket.destroy();
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('latin1');
-      resolve({ response: parseRawResponse(text), text });
+      clearTimeout(endTimer);
+      resolve({ response: parseRawResponse(text()), text: text() });
     });
   });
 }
