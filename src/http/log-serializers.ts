@@ -15,10 +15,11 @@ export function redactQuery(url: string): string {
     .split('&')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const key = eq < 0 ? pair : pair.slice(0, eq);
-      // A "key" that does not look like a parameter name may itself be a secret (`?sk_live_…`).
-      const shownKey = PARAMETER_NAME.test(key) ? key : '[redacted]';
-      return eq < 0 ? shownKey : `${shownKey}=[redacted]`;
+      // A bare `?sk_live_…` is a value without a name: redacted whole.
+      if (eq < 0) return pair ? '[redacted]' : pair;
+      const key = pair.slice(0, eq);
+      // A name that does not look like a parameter name may itself be a secret.
+      return `${PARAMETER_NAME.test(key) ? key : '[redacted]'}=[redacted]`;
     });
   return `${url.slice(0, at)}?${pairs.join('&')}`;
 }

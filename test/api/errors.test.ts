@@ -303,6 +303,8 @@ describe('logged request URLs', () => {
   test('query values are redacted; keys that are not parameter names are too', () => {
     assert.equal(redactQuery('/v2/transactions?api_key=sk_live_abc&limit=5'), '/v2/transactions?api_key=[redacted]&limit=[redacted]');
     assert.equal(redactQuery('/v2/transactions?sk_live_abc%3D%3D'), '/v2/transactions?[redacted]');
+    assert.equal(redactQuery('/v2/transactions?sk_live_abc'), '/v2/transactions?[redacted]');
+    assert.equal(redactQuery('/v2/x?%E2%80%AE%00=1'), '/v2/x?[redacted]=[redacted]');
     assert.equal(redactQuery('/v2/transactions'), '/v2/transactions');
     const logged = serializeRequest({ method: 'GET', url: '/v2/x?api_key=secret', host: 'h', ip: '1.2.3.4', socket: undefined } as never);
     assert.ok(!JSON.stringify(logged).includes('secret'), JSON.stringify(logged));

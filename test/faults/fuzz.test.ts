@@ -48,7 +48,8 @@ const tally: Tally = { sent: 0, byStatus: new Map(), noAnswer: 0, failures: [] }
 const dispatcher = new Agent({ connections: CONCURRENCY, headersTimeout: 30_000, bodyTimeout: 30_000 });
 
 before(async () => {
-  server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '1000000' } });
+  // LOG_LEVEL info: request lines are logged, so the test also sees that query values are not.
+  server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '1000000', LOG_LEVEL: 'info' } });
   doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Schema;
   operations = [];
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
@@ -62,6 +63,17 @@ before(async () => {
   const created = (await (await server.api('/v2/payment-intents', { body: pixIntent({ confirm: true }) })).json()) as { id: string; transaction: { id: string } };
   const open = (await (await server.api('/v2/payment-intents', { body: pixIntent() })).json()) as { id: string };
   realIds.push(created.id, created.transaction.id, open.id);
+});
+
+const LOGGED_SECRET = 'sk_live_fuzz_secret_0123456789';
+
+test('a key put in the query string never reaches the log', async () => {
+  await (await server.api(`/v2/transactions?api_key=${LOGGED_SECRET}&limit=5`)).text();
+  await (await server.api(`/v2/transactions?${LOGGED_SECRET}`)).text();
+  const deadline = Date.now() + 5_000;
+  while (!server.stdout().includes('api_key=[redacted]') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(server.stdout().includes('/v2/transactions?api_key=[redacted]&limit=[redacted]'), 'the request line is logged, redacted');
+  assert.ok(!`${server.stdout()}${server.stderr()}`.includes(LOGGED_SECRET), 'the secret is not in the log');
 });
 
 after(async () => {
