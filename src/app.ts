@@ -10,7 +10,9 @@ import { installAuth } from './http/auth.js';
 import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
+import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { installIdempotency } from './http/idempotency.js';
+import { installInputGuard } from './http/input-guard.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { validatorCompiler } from './http/validation.js';
@@ -117,8 +119,11 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     routerOptions: { maxParamLength: 500 },
     // Errors the router raises before any hook (bad percent-encoding, an overlong path parameter).
     frameworkErrors,
+    // Requests the HTTP parser refuses (bad header bytes, unknown methods, spaces in the path).
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  refuseConnect(app.server);
 
   // JSON bodies; an empty body with a JSON content type is no body (a bodiless confirm).
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -138,6 +143,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   });
 
   installErrorHandler(app, async (request) => request.idempotency?.release());
+  installInputGuard(app);
   await installOpenApi(app, API_VERSION);
   installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });

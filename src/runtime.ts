@@ -12,6 +12,7 @@ import { buildServices, type AppDeps, type Services } from './app.js';
 import type { Config } from './config.js';
 import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
+import { serializeRequest } from './http/log-serializers.js';
 import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
@@ -34,6 +35,8 @@ function makeLogger(config: Config): Logger {
   return pino({
     level: config.logLevel,
     // Secrets never reach a log line, even if a future log call passes a whole request.
+    // Query values never reach a log line either (a key put in `?api_key=`).
+    serializers: { req: serializeRequest },
     redact: { paths: ['req.headers.authorization', 'headers.authorization', '*.key', '*.secret', '*.token', '*.cvv', '*.number'], censor: '[redacted]' },
   });
 }

@@ -36,3 +36,11 @@ test('the output is valid JSON equal to the input', () => {
   const value = { z: [{ y: 1, x: [null, 'a'] }], m: { n: { o: false } }, a: -0.25 };
   assert.deepEqual(JSON.parse(canonicalJson(value)), value);
 });
+
+test('a value nested deeper than the limit is a RangeError, never a stack overflow', () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  assert.throws(() => canonicalJson(deep), RangeError);
+  assert.equal(canonicalJson([[[1]]], 3), '[[[1]]]');
+  assert.throws(() => canonicalJson([[[[1]]]], 3), RangeError);
+});

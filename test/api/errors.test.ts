@@ -8,9 +8,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import Fastify, { type LightMyRequestResponse } from 'fastify';
 import { frameworkErrors, installErrorHandler } from '../../src/http/error-handler.js';
+import { redactQuery, serializeRequest } from '../../src/http/log-serializers.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError, assertErrorBody, fieldsOf } from '../helpers/assert.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { BUYER, boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -148,6 +150,91 @@ for (const engine of engines()) {
       assert.equal(await countIntents(), before + 1, 'the control request does write a row');
     });
 
+    test('NUL in any string input is 400 VALIDATION_ERROR naming the field, never a 500', async () => {
+      const nul = 'a\u0000b';
+      const cases: [string, Parameters<TestApp['call']>[0]][] = [
+        ['buyer.name', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ buyer: { ...BUYER, name: nul } }) }],
+        ['description', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ description: nul }) }],
+        ['metadata.order', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ metadata: { order: nul } }) }],
+        ['metadata', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ metadata: { [nul]: 'x' } }) }],
+        ['description', { method: 'POST', url: '/v2/webhooks', payload: { url: 'https://example.com/hook', events: ['transaction.paid'], description: nul } }],
+        ['referenceId', { method: 'GET', url: '/v2/transactions?referenceId=%00' }],
+        ['startingAfter', { method: 'GET', url: '/v2/transactions?startingAfter=trx_%00' }],
+        ['id', { method: 'GET', url: '/v2/payment-intents/pi_%00' }],
+        ['Idempotency-Key', { method: 'POST', url: '/v2/payment-intents', payload: pixIntent(), headers: { 'idempotency-key': nul } }],
+      ];
+      for (const [field, request] of cases) {
+        const res = await t.call(request);
+        assert.deepEqual(fieldsOf(assertError(res, 400, 'VALIDATION_ERROR')), [field], `${request.method} ${request.url}: ${res.body}`);
+      }
+    });
+
+    test('a lone surrogate in a string is 400 VALIDATION_ERROR; a surrogate pair (an emoji) is text', async () => {
+      const lone = await t.call({ method: 'POST', url: '/v2/payment-intents', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(pixIntent({ description: 'X' })).replace('"X"', '"\\ud800"') });
+      assert.deepEqual(fieldsOf(assertError(lone, 400, 'VALIDATION_ERROR')), ['description']);
+      const query = await t.call({ method: 'GET', url: '/v2/transactions?referenceId=%ED%A0%80' });
+      assert.ok(query.statusCode < 500, query.body);
+      const emoji = await post(pixIntent({ description: 'pago \u{1F600}' }));
+      assert.equal(emoji.statusCode, 201, emoji.body);
+    });
+
+    test('JSON nested deeper than 32 levels is 400 before anything recursive runs, with or without Idempotency-Key', async () => {
+      const id = (await post(pixIntent())).json<{ id: string }>().id;
+      const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+      for (const url of ['/v2/payment-intents', `/v2/payment-intents/${id}/confirm`, `/v2/payment-intents/${id}/cancel`]) {
+        const res = await t.call({ method: 'POST', url, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${url}` }, payload: deep });
+        assertError(res, 400, 'VALIDATION_ERROR');
+      }
+      let nested: unknown = 'x';
+      for (let i = 0; i < 40; i++) nested = { a: nested };
+      const metadata = await post(pixIntent({ metadata: nested }));
+      assert.match(assertError(metadata, 400, 'VALIDATION_ERROR').message, /deeper than 32/);
+    });
+
+    test('a route without a body refuses one as an unknown field; no body and {} are both accepted', async () => {
+      const cancel = async (payload?: string) => {
+        const id = (await post(pixIntent())).json<{ id: string }>().id;
+        return t.call({ method: 'POST', url: `/v2/payment-intents/${id}/cancel`, headers: { 'content-type': 'application/json' }, ...(payload === undefined ? {} : { payload }) });
+      };
+      assert.deepEqual(fieldsOf(assertError(await cancel('{"foo":1}'), 400, 'VALIDATION_ERROR')), ['foo']);
+      assertError(await cancel('[1]'), 400, 'VALIDATION_ERROR', 'body');
+      assertError(await cancel('"x"'), 400, 'VALIDATION_ERROR', 'body');
+      assert.equal((await cancel()).statusCode, 200);
+      assert.equal((await cancel('{}')).statusCode, 200);
+
+      const confirmed = await post(pixIntent({ confirm: true }));
+      const trx = confirmed.json<{ transaction: { id: string } }>().transaction.id;
+      const pay = await t.call({ method: 'POST', url: `/v2/sandbox/transactions/${trx}/pay`, payload: { foo: 1 } });
+      assert.deepEqual(fieldsOf(assertError(pay, 400, 'VALIDATION_ERROR')), ['foo']);
+      const paid = await t.call({ method: 'POST', url: `/v2/sandbox/transactions/${trx}/pay`, payload: {} });
+      assert.equal(paid.statusCode, 200, paid.body);
+    });
+
+    test('requests the HTTP parser refuses get the error body and X-Request-Id', async () => {
+      const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = new URL(address);
+      // A method llhttp knows but no route serves (PURGE) reaches the router: the contract's 404.
+      const requests = [
+        ['GET /v2/transactions HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0001b\r\n\r\n', 400, 'VALIDATION_ERROR', 'headers'],
+        ['FOO /v2/transactions HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_ERROR', 'method'],
+        ['GET /v2/trans actions HTTP/1.1\r\nHost: x\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
+        ['GARBAGE\r\n\r\n', 400, 'VALIDATION_ERROR', undefined],
+        ['PURGE /v2/transactions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', 404, 'NOT_FOUND', undefined],
+        // CONNECT never reaches the router; without an answer Node would close the socket silently.
+        ['CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 404, 'NOT_FOUND', undefined],
+      ] as const;
+      for (const [raw, status, code, field] of requests) {
+        const { response, text } = await rawHttp(Number(port), Buffer.from(raw, 'latin1'));
+        assert.equal(response?.status, status, `${JSON.stringify(raw)}: ${text}`);
+        assert.match(response.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/, text);
+        assert.match(response.headers['content-type'] ?? '', /^application\/json/, text);
+        const body = JSON.parse(response.body) as unknown;
+        assertErrorBody(body);
+        assert.equal(body.code, code);
+        if (field) assert.deepEqual(fieldsOf(body), [field]);
+      }
+    });
+
     test('fuzz: random bodies, ids and queries never produce a 500, always an error body or a 2xx', async () => {
       const real = (await post(pixIntent({ referenceId: 'fuzz-target' }))).json<{ id: string }>().id;
       const plausible = fc.oneof(
@@ -211,6 +298,18 @@ for (const engine of engines()) {
     });
   });
 }
+
+describe('logged request URLs', () => {
+  test('query values are redacted; keys that are not parameter names are too', () => {
+    assert.equal(redactQuery('/v2/transactions?api_key=sk_live_abc&limit=5'), '/v2/transactions?api_key=[redacted]&limit=[redacted]');
+    assert.equal(redactQuery('/v2/transactions?sk_live_abc%3D%3D'), '/v2/transactions?[redacted]');
+    assert.equal(redactQuery('/v2/transactions?sk_live_abc'), '/v2/transactions?[redacted]');
+    assert.equal(redactQuery('/v2/x?%E2%80%AE%00=1'), '/v2/x?[redacted]=[redacted]');
+    assert.equal(redactQuery('/v2/transactions'), '/v2/transactions');
+    const logged = serializeRequest({ method: 'GET', url: '/v2/x?api_key=secret', host: 'h', ip: '1.2.3.4', socket: undefined } as never);
+    assert.ok(!JSON.stringify(logged).includes('secret'), JSON.stringify(logged));
+  });
+});
 
 describe('router errors', () => {
   test('frameworkErrors renders router errors as 400 VALIDATION_ERROR with the error body and X-Request-Id', async () => {

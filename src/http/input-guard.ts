@@ -1,0 +1,97 @@
+/**
+ * Checks every request's input before schema validation, in one place rather
+ * than in each route's schema:
+ *
+ * - no string (body value or key, query, path parameter, header) holds NUL or
+ *   a lone UTF-16 surrogate: PostgreSQL refuses both in text, so they would
+ *   otherwise surface as a 500 from deep inside a query;
+ * - a JSON body is nested at most MAX_JSON_DEPTH levels, so nothing recursive
+ *   (Ajv, the canonical-JSON fingerprint of Idempotency-Key) sees a body
+ *   deep enough to overflow the stack;
+ * - a route that declares no body refuses one: an absent body and `{}` are the
+ *   same request, anything else is 400 as an unknown field would be.
+ *
+ * The walk is itself recursive but stops at MAX_JSON_DEPTH + 1 levels.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validationError, validationFailure, type DomainError } from '../lib/domain-error.js';
+import { AppError } from './errors.js';
+
+/** The deepest JSON a request may send; the deepest body of the API (buyer.address.zipCode) is 3 levels. */
+export const MAX_JSON_DEPTH = 32;
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Why a string is refused, or undefined when it is fine. */
+/** With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+function badText(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character';
+  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (a lone surrogate was found)';
+  return undefined;
+}
+
+const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
+
+/** The first problem in `value` (a parsed body, query or headers), as a DomainError naming its field. */
+function checkValue(value: unknown, path: string, depth: number, root: string): DomainError | undefined {
+  if (typeof value === 'string') {
+    const why = badText(value);
+    return why ? validationError(path || root, why) : undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  if (depth > MAX_JSON_DEPTH) return validationError(path || root, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = checkValue(value[i], `${path || root}[${i}]`, depth + 1, root);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const why = badText(key);
+    if (why) return validationError(path || root, `has a key that ${why}`);
+    const found = checkValue(item, join(path, key), depth + 1, root);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** Header names as the contract writes them (the fields of details). */
+const HEADER_NAMES: Record<string, string> = { 'idempotency-key': 'Idempotency-Key', authorization: 'Authorization', 'x-request-id': 'X-Request-Id' };
+
+function checkHeaders(headers: FastifyRequest['headers']): DomainError | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    for (const text of Array.isArray(value) ? value : [value]) {
+      const why = typeof text === 'string' ? badText(text) : undefined;
+      if (why) return validationError(HEADER_NAMES[name] ?? name, why);
+    }
+  }
+  return undefined;
+}
+
+/** A body sent to a route that takes none: `{}` is the same as no body. */
+function unexpectedBody(body: unknown): DomainError | undefined {
+  if (body === undefined) return undefined;
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (keys.length === 0) return undefined;
+    return validationFailure(keys.slice(0, 20).map((field) => ({ field, message: 'is not a known field' })));
+  }
+  return validationError('body', 'must be absent: this route takes no body');
+}
+
+export function installInputGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    // No route matched: the answer is 404 whatever the input holds.
+    if (request.is404) return;
+    const found =
+      checkHeaders(request.headers) ??
+      checkValue(request.params, '', 1, 'path') ??
+      checkValue(request.query, '', 1, 'query') ??
+      checkValue(request.body, '', 1, 'body') ??
+      (BODY_METHODS.has(request.method) && !request.routeOptions.schema?.body ? unexpectedBody(request.body) : undefined);
+    if (found) throw new AppError(found);
+  });
+}

@@ -1,0 +1,36 @@
+/**
+ * How a request appears in the log. Query values are replaced by `[redacted]`:
+ * clients put keys and tokens in query strings by mistake (`?api_key=…`), and
+ * a log line must never hold one. The keys stay, for debugging.
+ */
+import type { FastifyRequest } from 'fastify';
+
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_.[\]-]{0,39}$/;
+
+export function redactQuery(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const pairs = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      // A bare `?sk_live_…` is a value without a name: redacted whole.
+      if (eq < 0) return pair ? '[redacted]' : pair;
+      const key = pair.slice(0, eq);
+      // A name that does not look like a parameter name may itself be a secret.
+      return `${PARAMETER_NAME.test(key) ? key : '[redacted]'}=[redacted]`;
+    });
+  return `${url.slice(0, at)}?${pairs.join('&')}`;
+}
+
+/** Fastify's own request serializer, with the query values redacted. */
+export function serializeRequest(req: FastifyRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: redactQuery(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
+}
