@@ -24,7 +24,8 @@ import {
 } from '../../src/modules/vault/index.js';
 import { startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
-import { assertError } from '../helpers/assert.js';
+import { assertError, assertErrorBody } from '../helpers/assert.js';
+import { rawHttp } from '../helpers/raw-http.js';
 import { cardIntent } from '../helpers/fixtures.js';
 
 const INTENT_LIFETIME_MS = 5 * 60_000;
@@ -121,6 +122,19 @@ for (const engine of engines()) {
     };
     const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
     const runStep = (name: string) => runWorkerStep(t, name);
+
+    test('input the buyer\'s browser sends: a NUL in the ticket is 400 naming it, a request the parser refuses gets the error body', async () => {
+      const key = await currentKey(t.vaultApp);
+      const nul = await postTokenize(t.vaultApp, { ticket: 'tkt_\u0000', keyId: key.keyId, encryptedCard: 'x.y.z.w.v' });
+      assert.deepEqual(assertError(nul, 400, 'VALIDATION_ERROR').details?.map((d) => d.field), ['ticket']);
+      const address = await t.vaultApp.listen({ port: 0, host: '127.0.0.1' });
+      const { response, text } = await rawHttp(Number(new URL(address).port), Buffer.from('FOO /tokenize HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'));
+      assert.equal(response?.status, 400, text);
+      assert.match(response.headers['x-request-id'] ?? '', /^[0-9a-f-]{36}$/, text);
+      const body = JSON.parse(response.body) as unknown;
+      assertErrorBody(body);
+      assert.equal(body.code, 'VALIDATION_ERROR');
+    });
 
     test('GET /keys: the current key with its public JWK, cached 5 minutes', async () => {
       const res = await t.vaultApp.inject({ method: 'GET', url: '/keys' });

@@ -12,7 +12,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { clientErrorHandler, refuseConnect } from '../../http/client-errors.js';
 import { frameworkErrors, installErrorHandler } from '../../http/error-handler.js';
+import { installInputGuard } from '../../http/input-guard.js';
 import { healthRoutes } from '../../http/health.js';
 import { respond } from '../../http/respond.js';
 import { validatorCompiler } from '../../http/validation.js';
@@ -94,9 +96,13 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
     bodyLimit: TOKENIZE_BODY_LIMIT,
     genReqId: () => randomUUID(),
     frameworkErrors,
+    // The buyer's browser reaches the vault directly: parser errors get the contract's body too.
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  refuseConnect(app.server);
   installErrorHandler(app);
+  installInputGuard(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
