@@ -94,8 +94,11 @@ if (!fs.existsSync(chromium)) {
 }
 
 // Test files wait on child processes, PGlite's file system and the network as
-// much as on the CPU, so more files run at once than there are cores.
-const concurrency = Number(process.env.TEST_CONCURRENCY ?? '4');
+// much as on the CPU, so more files run at once than there are cores. Fault
+// files run two at a time: each holds a cluster and several svc processes, and
+// times the service's answers, which a starved machine would distort.
+const faultTier = files.every((f) => f.startsWith(FAULTS_DIR + path.sep));
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? (faultTier ? '2' : '4'));
 
 // The service's build (dist/: what the end-to-end tests start, and the browser
 // bundles) runs beside the tests' own compilation and the databases' migration,

@@ -19,6 +19,8 @@ import { DATABASE, exitedProcesses, startStack, type ApiNode, type Stack } from 
 const CLIENTS = 3;
 const PROBES = 3;
 const WARM_UP_MS = 1_500;
+/** On a loaded machine the first confirms may take longer than the warm-up: wait for one, up to this. */
+const WARM_UP_LIMIT_MS = 30_000;
 /** The stall lasts at least this long: more than the idle-in-transaction timeout (5 s) plus a margin. */
 const STALL_MS = 10_000;
 /** "Within a few seconds": the query timeout is 6 s and the connect timeout 3 s; without them a request waits out the stall. */
@@ -27,6 +29,8 @@ const PROBE_DEADLINE_MS = 20_000;
 const RECOVERY_LIMIT_MS = 20_000;
 
 let stack: Stack | undefined;
+/** The load runs while this holds; after() clears it, so the load ends even when an assertion failed first. */
+let running = true;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 before(async () => {
@@ -34,6 +38,7 @@ before(async () => {
 });
 
 after(async () => {
+  running = false;
   stack?.proxy.heal();
   await stack?.teardown();
 });
@@ -63,9 +68,9 @@ test('stall the database silently: 503 within seconds, no session left idle in t
   const { apis, proxy } = stack!;
   const node = apis[0]!;
   const stats = newStats();
-  let running = true;
   const clients = Array.from({ length: CLIENTS }, (_, c) => payLoop(node, `stall-${c}`, stats, () => running));
   await sleep(WARM_UP_MS);
+  for (const started = Date.now(); stats.confirmed.size === 0 && Date.now() - started < WARM_UP_LIMIT_MS; ) await sleep(100);
   assert.ok(stats.confirmed.size > 0, 'the load confirmed intents before the stall');
 
   proxy.stall();
