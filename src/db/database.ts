@@ -84,12 +84,16 @@ export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
 }
 
 /**
- * Migrations run on a connection of their own without statement or query
- * timeouts: building an index on a big table may take minutes, which is not a
- * stalled database. No request waits on them, so they also wait longer for a
- * connection on a busy server. The server still ends a transaction left idle.
+ * Migrations run on a connection of their own without statement, query or
+ * idle-in-transaction timeouts: building an index on a big table may take
+ * minutes, which is not a stalled database, and the migrator's transaction may
+ * sit idle while its process is busy (the test run migrates PGlite, whose WASM
+ * holds the event loop for seconds, beside PostgreSQL; killed by a 5 s idle
+ * limit there, it failed). A dead migrating process is still found by TCP
+ * keepalive. No request waits on migrations, so they also wait longer for a
+ * connection on a busy server.
  */
-export const MIGRATION_TIMEOUTS: Partial<DatabaseTimeouts> = { statementTimeoutMs: 0, queryTimeoutMs: 0, connectTimeoutMs: 30_000 };
+export const MIGRATION_TIMEOUTS: Partial<DatabaseTimeouts> = { statementTimeoutMs: 0, queryTimeoutMs: 0, idleInTransactionTimeoutMs: 0, connectTimeoutMs: 30_000 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

@@ -147,22 +147,8 @@ async function migrateDatabase(url: string): Promise<void> {
   }
 }
 
-/**
- * Creates a migrated PostgreSQL database to copy test databases from; the
- * caller drops it. The shared server is sometimes busy ending the previous
- * run's connections; a broken first connection is retried twice, said on stderr.
- */
-async function createPostgresTemplate(attemptsLeft = 3): Promise<string> {
-  try {
-    return await createPostgresTemplateOnce();
-  } catch (err) {
-    if (attemptsLeft <= 1) throw err;
-    console.error(`Creating the PostgreSQL template failed (${(err as Error).message}); trying again.`);
-    return createPostgresTemplate(attemptsLeft - 1);
-  }
-}
-
-async function createPostgresTemplateOnce(): Promise<string> {
+/** Creates a migrated PostgreSQL database to copy test databases from; the caller drops it. */
+async function createPostgresTemplate(): Promise<string> {
   const name = uniqueName('svc_tmpl');
   await admin((c) => c.query(`CREATE DATABASE ${name}`));
   try {
