@@ -29,15 +29,6 @@ function collect(dir, suffix, out = []) {
 
 const BUILD_DIR = '.test-build';
 
-/**
- * Transpiles every TypeScript file of src/ and test/ to JavaScript, one file
- * each, in the same layout under .test-build/. A test process then loads plain
- * JavaScript: through a TypeScript loader hook every process spent about 1.5 s
- * of CPU more on its imports, about a minute and a half over a run. Types are
- * checked by `npm run typecheck`, not here. The compiled src/ resolves its
- * browser bundles two folders up, in dist/web, as dist/ does in production:
- * .test-build/dist points at the real one.
- */
 /** `npm run build`, its output shown as it comes; resolves to whether it succeeded. */
 function npmRunBuild() {
   const child = spawn('npm', ['run', 'build', '--silent'], { stdio: 'inherit' });
@@ -47,6 +38,15 @@ function npmRunBuild() {
   });
 }
 
+/**
+ * Transpiles every TypeScript file of src/ and test/ to JavaScript, one file
+ * each, in the same layout under .test-build/. A test process then loads plain
+ * JavaScript: through a TypeScript loader hook every process spent about 1.5 s
+ * of CPU more on its imports, about a minute and a half over a run. Types are
+ * checked by `npm run typecheck`, not here. The compiled src/ resolves its
+ * browser bundles two folders up, in dist/web, as dist/ does in production:
+ * .test-build/dist points at the real one.
+ */
 async function compileTests() {
   fs.rmSync(BUILD_DIR, { recursive: true, force: true });
   await build({

@@ -55,7 +55,7 @@ export interface OpenOptions {
 export async function openDatabase(opts: OpenOptions): Promise<DatabaseHandle> {
   if (opts.databaseUrl) {
     const settings = { ...DEFAULT_DATABASE_TIMEOUTS, ...opts.timeouts };
-    const { pool } = createPostgresPool({
+    const pool = createPostgresPool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? DEFAULT_DATABASE_POOL_SIZE,
       ...settings,

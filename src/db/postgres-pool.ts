@@ -37,7 +37,7 @@ export interface PoolSettings {
 const KEEPALIVE_INITIAL_DELAY_MS = 5_000;
 const IDLE_CLIENT_TIMEOUT_MS = 30_000;
 
-export function createPostgresPool(settings: PoolSettings): { pool: PostgresPool; end(): Promise<void> } {
+export function createPostgresPool(settings: PoolSettings): PostgresPool {
   const pool = new pg.Pool({
     connectionString: settings.connectionString,
     max: settings.max,
@@ -56,11 +56,10 @@ export function createPostgresPool(settings: PoolSettings): { pool: PostgresPool
   pool.on('error', onError);
   // Checked-out clients: pg's pool removes its own listener while a client is lent out.
   pool.on('connect', (client) => client.on('error', onError));
-  const adapter: PostgresPool = {
+  return {
     connect: async () => lend(await pool.connect()),
     end: () => pool.end(),
   };
-  return { pool: adapter, end: () => pool.end() };
 }
 
 /**

@@ -22,10 +22,10 @@ export const MAX_JSON_DEPTH = 32;
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** Why a string is refused, or undefined when it is fine. */
 /** With the `u` flag a surrogate pair is one code point, so only a lone surrogate matches. */
 const LONE_SURROGATE = /\p{Cs}/u;
 
+/** Why a string is refused, or undefined when it is fine. */
 function badText(text: string): string | undefined {
   if (text.includes('\u0000')) return 'must not contain the NUL character';
   if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (a lone surrogate was found)';

@@ -34,6 +34,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
@@ -78,7 +79,6 @@ after(async () => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What every service process of these tests needs to deliver to the local receiver. */
 function loopbackEnv(): Record<string, string> {

@@ -153,5 +153,3 @@ export async function cardLedger(d: CardDeployment): Promise<CardLedger> {
     };
   });
 }
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,17 +10,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { idemKey } from '../helpers/server.js';
 import { pixIntent } from '../helpers/fixtures.js';
 import { checkLedger } from './helpers/ledger.js';
-import { count, newStats, payLoop } from './helpers/load.js';
+import { count, startLoad, type Load } from './helpers/load.js';
 import { DATABASE, exitedProcesses, startStack, type ApiNode, type Stack } from './helpers/stack.js';
 
 const CLIENTS = 3;
 const PROBES = 3;
 const WARM_UP_MS = 1_500;
-/** On a loaded machine the first confirms may take longer than the warm-up: wait for one, up to this. */
-const WARM_UP_LIMIT_MS = 30_000;
 /** The stall lasts at least this long: more than the idle-in-transaction timeout (5 s) plus a margin. */
 const STALL_MS = 10_000;
 /** "Within a few seconds": the query timeout is 6 s and the connect timeout 3 s; without them a request waits out the stall. */
@@ -29,16 +28,14 @@ const PROBE_DEADLINE_MS = 20_000;
 const RECOVERY_LIMIT_MS = 20_000;
 
 let stack: Stack | undefined;
-/** The load runs while this holds; after() clears it, so the load ends even when an assertion failed first. */
-let running = true;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let load: Load | undefined;
 
 before(async () => {
   stack = await startStack({ apiCount: 1 });
 });
 
 after(async () => {
-  running = false;
+  await load?.stop();
   stack?.proxy.heal();
   await stack?.teardown();
 });
@@ -67,11 +64,9 @@ async function idleInTransaction(stack: Stack): Promise<number> {
 test('stall the database silently: 503 within seconds, no session left idle in transaction, recovery after healing', async () => {
   const { apis, proxy } = stack!;
   const node = apis[0]!;
-  const stats = newStats();
-  const clients = Array.from({ length: CLIENTS }, (_, c) => payLoop(node, `stall-${c}`, stats, () => running));
-  await sleep(WARM_UP_MS);
-  for (const started = Date.now(); stats.confirmed.size === 0 && Date.now() - started < WARM_UP_LIMIT_MS; ) await sleep(100);
-  assert.ok(stats.confirmed.size > 0, 'the load confirmed intents before the stall');
+  load = startLoad(Array.from({ length: CLIENTS }, (_, c) => ({ node, label: `stall-${c}` })));
+  const { stats } = load;
+  assert.ok((await load.warmUp(WARM_UP_MS)) > 0, 'the load confirmed intents before the stall');
 
   proxy.stall();
   const stalledAt = Date.now();
@@ -100,8 +95,7 @@ test('stall the database silently: 503 within seconds, no session left idle in t
     else await sleep(250);
   }
   await sleep(1_000);
-  running = false;
-  await Promise.all(clients);
+  await load.stop();
   const idleAfterHeal = await idleInTransaction(stack!);
   const ledger = await checkLedger(stack!.cluster, DATABASE, stats.confirmed);
 

@@ -9,40 +9,34 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { checkLedger } from './helpers/ledger.js';
-import { count, newStats, payLoop } from './helpers/load.js';
+import { count, startLoad, type Load } from './helpers/load.js';
 import { DATABASE, exitedProcesses, startStack, type Stack } from './helpers/stack.js';
 
 const CLIENTS_PER_API = 3;
 const WARM_UP_MS = 2_000;
-/** On a loaded machine the first confirms may take longer than the warm-up: wait for one, up to this. */
-const WARM_UP_LIMIT_MS = 30_000;
 /** Load kept on after the first confirm that succeeds after the restart. */
 const AFTER_RECOVERY_MS = 2_000;
 const RECOVERY_LIMIT_MS = 20_000;
 
 let stack: Stack | undefined;
-/** The load runs while this holds; after() clears it, so the load ends even when an assertion failed first. */
-let running = true;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let load: Load | undefined;
 
 before(async () => {
   stack = await startStack({ apiCount: 2 });
 });
 
 after(async () => {
-  running = false;
+  await load?.stop();
   await stack?.teardown();
 });
 
 test('restart PostgreSQL under bounded load: no process exits, 503 during the outage, nothing lost or duplicated', async () => {
   const { apis, cluster } = stack!;
-  const stats = newStats();
-  const clients = apis.flatMap((node, n) => Array.from({ length: CLIENTS_PER_API }, (_, c) => payLoop(node, `restart-${n}-${c}`, stats, () => running)));
-
-  await sleep(WARM_UP_MS);
-  for (const started = Date.now(); stats.confirmed.size === 0 && Date.now() - started < WARM_UP_LIMIT_MS; ) await sleep(100);
-  const confirmedBefore = stats.confirmed.size;
+  load = startLoad(apis.flatMap((node, n) => Array.from({ length: CLIENTS_PER_API }, (_, c) => ({ node, label: `restart-${n}-${c}` }))));
+  const { stats } = load;
+  const confirmedBefore = await load.warmUp(WARM_UP_MS);
   assert.ok(confirmedBefore > 0, 'the load confirmed intents before the restart');
   const restartStarted = Date.now();
   await cluster.restart();
@@ -54,8 +48,7 @@ test('restart PostgreSQL under bounded load: no process exits, 503 during the ou
   while (stats.confirmed.size === confirmedAtRestart && Date.now() - restarted < RECOVERY_LIMIT_MS) await sleep(50);
   const recoveredMs = Date.now() - restarted;
   await sleep(AFTER_RECOVERY_MS);
-  running = false;
-  await Promise.all(clients);
+  await load.stop();
 
   const ledger = await checkLedger(cluster, DATABASE, stats.confirmed);
   const figures = {

@@ -7,8 +7,9 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { idemKey } from '../helpers/server.js';
-import { cardLedger, sleep, startCardDeployment, type CardDeployment, type Json } from './card-deployment.js';
+import { cardLedger, startCardDeployment, type CardDeployment, type Json } from './card-deployment.js';
 
 let d: CardDeployment;
 before(async () => {

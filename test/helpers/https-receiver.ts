@@ -16,6 +16,7 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const execFileAsync = promisify(execFile);
@@ -108,7 +109,6 @@ export interface HttpsReceiver {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startHttpsReceiver(opts: { cert?: SelfSignedCert } = {}): Promise<HttpsReceiver> {
   const cert = opts.cert ?? (await createSelfSignedCert());

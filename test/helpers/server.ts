@@ -22,6 +22,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { openDatabase, type Db } from '../../src/db/database.js';
@@ -212,7 +213,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Opens this deployment's database directly (PGlite: only while no server runs). */
 export async function withDatabase<T>(deployment: Deployment, fn: (db: Db) => Promise<T>): Promise<T> {

@@ -149,7 +149,8 @@ export class Confirmation {
     recorder?: ResponseRecorder,
     knowledge: FailureKnowledge = 'unknown',
   ): Promise<Outcome<ConfirmationResult>> {
-    const outcome = await this.record(intent, given && (given.approved && given.reversedAt ? undefined : given), shape, recorder, knowledge);
+    // A reversed approval moved no money: it is recorded as no charge (only approvals are ever reversed).
+    const outcome = await this.record(intent, given?.reversedAt ? undefined : given, shape, recorder, knowledge);
     if (intent.payment_method === 'CREDIT_CARD' && isDomainError(outcome)) await this.resolveUnknownOutcome(intent.id);
     return outcome;
   }

@@ -5,6 +5,7 @@
  * counted, and every 503 is checked against the contract (Retry-After, the
  * error body) as it arrives.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { idemKey } from '../../helpers/server.js';
 import { pixIntent } from '../../helpers/fixtures.js';
 import type { ApiNode } from './stack.js';
@@ -28,13 +29,12 @@ export interface LoadStats {
   keyInUse: number;
 }
 
-export function newStats(): LoadStats {
+function newStats(): LoadStats {
   return { requests: 0, byStatus: new Map(), badUnavailable: [], unexpected: [], confirmed: new Map(), unfinished: 0, keyInUse: 0, slowest: { ms: 0, sentAt: 0 } };
 }
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const RETRY_PAUSE_MS = 200;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sends one call until it gets 201 (retrying 503 with the same key) or `running()` turns false; the 201's body, if any. */
 async function untilCreated(node: ApiNode, pathname: string, body: Json | undefined, stats: LoadStats, running: () => boolean): Promise<Json | undefined> {
@@ -84,7 +84,7 @@ function checkUnavailable(res: Response, text: string, stats: LoadStats): void {
 }
 
 /** One client: create then confirm, again and again, until `running()` turns false. */
-export async function payLoop(node: ApiNode, label: string, stats: LoadStats, running: () => boolean): Promise<void> {
+async function payLoop(node: ApiNode, label: string, stats: LoadStats, running: () => boolean): Promise<void> {
   for (let i = 0; running(); i++) {
     const intent = await untilCreated(node, '/v2/payment-intents', pixIntent({ referenceId: `${label}-${i}`, amountCents: 1_000 + i }), stats, running);
     if (!intent) continue;
@@ -95,4 +95,34 @@ export async function payLoop(node: ApiNode, label: string, stats: LoadStats, ru
 
 export function count(stats: LoadStats, status: number): number {
   return stats.byStatus.get(status) ?? 0;
+}
+
+/** On a loaded machine the first confirms may take longer than the warm-up: one is waited for up to this. */
+const WARM_UP_LIMIT_MS = 30_000;
+
+export interface Load {
+  stats: LoadStats;
+  /** Waits `ms`, then until the load has confirmed a payment (at most WARM_UP_LIMIT_MS more); answers how many it confirmed. */
+  warmUp(ms: number): Promise<number>;
+  /** Ends every client and waits for them; safe to call again (after() calls it, so a failed assertion leaves no client running). */
+  stop(): Promise<void>;
+}
+
+/** Starts one payLoop per client, each on its node, sharing one LoadStats. */
+export function startLoad(clients: { node: ApiNode; label: string }[]): Load {
+  const stats = newStats();
+  let running = true;
+  const loops = clients.map(({ node, label }) => payLoop(node, label, stats, () => running));
+  return {
+    stats,
+    async warmUp(ms) {
+      await sleep(ms);
+      for (const started = Date.now(); stats.confirmed.size === 0 && Date.now() - started < WARM_UP_LIMIT_MS; ) await sleep(100);
+      return stats.confirmed.size;
+    },
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
 }
