@@ -19,7 +19,7 @@ import { validatorCompiler } from './http/validation.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
-import type { Acquirer } from './modules/acquirer/index.js';
+import type { Providers } from './modules/providers/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
@@ -39,7 +39,8 @@ export interface AppDeps {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
-  acquirer: Acquirer;
+  /** The connector serving each payment method; a method absent is switched off. */
+  providers: Providers;
   /** Seals secrets at rest: webhook secrets and stored idempotent responses. */
   sealer: Sealer;
   /** Shared with the vault: signs card tickets, authenticates the API's calls to the vault. */
@@ -66,7 +67,7 @@ export interface Services {
 }
 
 export function buildServices(deps: AppDeps): Services {
-  const { db, clock, newId, acquirer, config, sealer } = deps;
+  const { db, clock, newId, providers, config, sealer } = deps;
   const idempotency = new IdempotencyService({ db, clock, sealer, statusOf });
   const receivables = new ReceivableService(db, clock, newId);
   // Events write their deliveries through the webhooks module (a port: webhooks depends on events, not the reverse).
@@ -77,7 +78,7 @@ export function buildServices(deps: AppDeps): Services {
     db,
     clock,
     newId,
-    acquirer,
+    providers,
     transactions,
     config,
     checkSplitRules: receivables.checkSplitRules,

@@ -63,6 +63,52 @@ export interface Config {
   pixLocationBase: string;
   /** Name printed in Pix codes when a company name has no usable letters. */
   pixMerchantCity: string;
+  /** Which connector serves each payment method (PIX_PROVIDER, CARD_PROVIDER, BOLETO_PROVIDER). */
+  providers: ProviderChoice;
+  /** The PSP's API Pix (PIX_PROVIDER=bcb-api-pix). */
+  bcbPix: BcbPixConfig | undefined;
+  /** Cielo E-commerce API 3.0 (CARD_PROVIDER or BOLETO_PROVIDER=cielo). */
+  cielo: CieloConfig | undefined;
+}
+
+export const PIX_PROVIDERS = ['simulated', 'bcb-api-pix', 'disabled'] as const;
+export const CARD_PROVIDERS = ['simulated', 'cielo', 'disabled'] as const;
+export const BOLETO_PROVIDERS = ['simulated', 'cielo', 'disabled'] as const;
+export interface ProviderChoice {
+  pix: (typeof PIX_PROVIDERS)[number];
+  card: (typeof CARD_PROVIDERS)[number];
+  boleto: (typeof BOLETO_PROVIDERS)[number];
+}
+
+/** A PSP's API Pix (BCB standard): OAuth2 client credentials and mTLS with the certificate the PSP issued. */
+export interface BcbPixConfig {
+  /** PIX_API_URL: base of the API Pix (…/v2), https. */
+  apiUrl: string;
+  /** PIX_OAUTH_URL: the OAuth2 token endpoint, https. */
+  oauthUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** PIX_CERT_FILE, PIX_KEY_FILE: PEM files of the client certificate, presented on every call. */
+  certFile: string;
+  keyFile: string;
+  /** PIX_CA_FILE: extra trust for the PSP's server certificate (PEM), if any. */
+  caFile: string | undefined;
+  /** PIX_KEY: the receiving account's Pix key. */
+  pixKey: string;
+  /** PIX_WEBHOOK_URL: where the PSP posts notifications (our POST …/pix route), https. */
+  webhookUrl: string | undefined;
+}
+
+/** Cielo E-commerce API 3.0: merchant credentials, transactional and query bases. */
+export interface CieloConfig {
+  /** CIELO_API_URL: transactional base (https://api.cieloecommerce.cielo.com.br). */
+  apiUrl: string;
+  /** CIELO_QUERY_URL: query base (https://apiquery.cieloecommerce.cielo.com.br). */
+  queryUrl: string;
+  merchantId: string;
+  merchantKey: string;
+  /** CIELO_BOLETO_PROVIDER: the bank registering boletos (Bradesco2, BancoDoBrasil2…). */
+  boletoProvider: string;
 }
 
 export class ConfigError extends Error {
@@ -141,6 +187,58 @@ function parseRetrySchedule(name: string, raw: string): number[] {
   });
 }
 
+function required(env: Record<string, string | undefined>, name: string, why: string): string {
+  const raw = env[name];
+  if (raw === undefined || raw === '') throw new ConfigError(name, `is required ${why}`);
+  return raw;
+}
+
+function httpsUrl(env: Record<string, string | undefined>, name: string, why: string): string {
+  required(env, name, why);
+  return url(env, name, ['https:'])!;
+}
+
+function bcbPixConfig(env: Record<string, string | undefined>): BcbPixConfig {
+  const why = 'with PIX_PROVIDER=bcb-api-pix';
+  return {
+    apiUrl: httpsUrl(env, 'PIX_API_URL', why).replace(/\/+$/, ''),
+    oauthUrl: httpsUrl(env, 'PIX_OAUTH_URL', why),
+    clientId: required(env, 'PIX_CLIENT_ID', why),
+    clientSecret: required(env, 'PIX_CLIENT_SECRET', why),
+    certFile: path.resolve(required(env, 'PIX_CERT_FILE', why)),
+    keyFile: path.resolve(required(env, 'PIX_KEY_FILE', why)),
+    caFile: env.PIX_CA_FILE ? path.resolve(env.PIX_CA_FILE) : undefined,
+    pixKey: required(env, 'PIX_KEY', why),
+    webhookUrl: url(env, 'PIX_WEBHOOK_URL', ['https:']),
+  };
+}
+
+function cieloConfig(env: Record<string, string | undefined>, boleto: boolean): CieloConfig {
+  const why = 'with CARD_PROVIDER=cielo or BOLETO_PROVIDER=cielo';
+  return {
+    apiUrl: httpsUrl(env, 'CIELO_API_URL', why).replace(/\/+$/, ''),
+    queryUrl: httpsUrl(env, 'CIELO_QUERY_URL', why).replace(/\/+$/, ''),
+    merchantId: required(env, 'CIELO_MERCHANT_ID', why),
+    merchantKey: required(env, 'CIELO_MERCHANT_KEY', why),
+    boletoProvider: boleto ? required(env, 'CIELO_BOLETO_PROVIDER', 'with BOLETO_PROVIDER=cielo') : (env.CIELO_BOLETO_PROVIDER ?? ''),
+  };
+}
+
+/** The connector of each method; production refuses the simulated one (no money would move). */
+function providerChoice(env: Record<string, string | undefined>, svcEnv: Environment): ProviderChoice {
+  const choice: ProviderChoice = {
+    pix: oneOf(env, 'PIX_PROVIDER', PIX_PROVIDERS, 'simulated'),
+    card: oneOf(env, 'CARD_PROVIDER', CARD_PROVIDERS, 'simulated'),
+    boleto: oneOf(env, 'BOLETO_PROVIDER', BOLETO_PROVIDERS, 'simulated'),
+  };
+  if (svcEnv === 'production') {
+    for (const [name, value, real] of [['PIX_PROVIDER', choice.pix, 'bcb-api-pix'], ['CARD_PROVIDER', choice.card, 'cielo'], ['BOLETO_PROVIDER', choice.boleto, 'cielo']] as const) {
+      if (value === 'simulated') throw new ConfigError(name, `the simulated provider moves no money and is refused with SVC_ENV=production; set ${real}, or disabled to switch the method off`);
+    }
+  }
+  return choice;
+}
+
 function bool(env: Record<string, string | undefined>, name: string): boolean {
   return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
@@ -167,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       if (!value) throw new ConfigError(name, 'is required in production (32 random bytes, base64)');
     }
   }
+  const providers = providerChoice(env, svcEnv);
   return {
     env: svcEnv,
     host: env.HOST || '0.0.0.0',
@@ -196,5 +295,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     vaultIntentsPerCardPerHour: integer(env, 'VAULT_INTENTS_PER_CARD_PER_HOUR', 10, 1, 1_000_000),
     pixLocationBase,
     pixMerchantCity: 'SAO PAULO',
+    providers,
+    bcbPix: providers.pix === 'bcb-api-pix' ? bcbPixConfig(env) : undefined,
+    cielo: providers.card === 'cielo' || providers.boleto === 'cielo' ? cieloConfig(env, providers.boleto === 'cielo') : undefined,
   };
 }

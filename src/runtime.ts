@@ -16,7 +16,7 @@ import { serializeRequest } from './http/log-serializers.js';
 import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
-import { SimulatedAcquirer } from './modules/acquirer/index.js';
+import { buildProviders } from './modules/providers/index.js';
 import { intentTokenGate } from './modules/payment-intents/index.js';
 import { buildVault, httpVaultClient, type Vault } from './modules/vault/index.js';
 
@@ -116,14 +116,14 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
   });
   await migrateWhenReachable(config, database, log);
   const clock = systemClock;
-  const acquirer = new SimulatedAcquirer(database.db, clock);
+  const providers = buildProviders(config, { db: database.db, clock });
   const internalKey = keyFromEnvOrDataDir(config.internalKey, config.dataDir, 'internal.key');
   const deps: AppDeps = {
     config,
     db: database.db,
     clock,
     newId,
-    acquirer,
+    providers,
     sealer: loadSealer(config),
     internalKey,
     vault: httpVaultClient(config.vaultInternalUrl, internalKey),
@@ -140,7 +140,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
         db: database.db,
         clock,
         newId,
-        acquirer,
+        acquirer: providers.CREDIT_CARD,
         masterKey: keyFromEnvOrDataDir(config.vaultMasterKey, config.dataDir, 'vault-master.key'),
         internalKey,
         attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,

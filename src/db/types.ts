@@ -3,7 +3,7 @@
  * here (the drivers are told to parse int8 as a JS number; every amount fits
  * far below 2^53). Dates (`date`) are `YYYY-MM-DD` strings; timestamps are Date.
  */
-import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T> = ColumnType<T, string, string>;
@@ -70,6 +70,8 @@ export interface PaymentIntentsTable {
   create_key: string | null;
   /** Set when the intent was recorded FAILED not knowing whether the card was charged; the worker resolves it (confirmation.ts). */
   outcome_unknown_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The id the transaction will have, chosen when the confirmation is claimed (the Pix txid is derived from it). */
+  reserved_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
   transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -196,6 +198,44 @@ interface AcquirerChargesTable {
   reversed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
+export interface ProviderChargesTable {
+  /** Our reference: the intent id. */
+  reference: string;
+  provider: string;
+  method: string;
+  /** The key we gave the provider (Pix txid, Cielo MerchantOrderId), derived from our ids. */
+  provider_key: string;
+  /** The provider's own id once it answered (Cielo PaymentId; the txid for Pix). */
+  provider_id: string | null;
+  transaction_id: string | null;
+  amount_cents: number;
+  created_at: Timestamp;
+  checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  settled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface ProviderNotificationsTable {
+  id: Generated<number>;
+  provider: string;
+  payment_id: string;
+  received_at: Timestamp;
+  attempts: Generated<number>;
+  processed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  outcome: string | null;
+}
+
+export interface ReceivedPaymentsTable {
+  provider: string;
+  payment_id: string;
+  reference: string;
+  transaction_id: string | null;
+  amount_cents: number;
+  paid_at: Timestamp;
+  recorded_at: Timestamp;
+  /** applied (the transaction became PAID), amount_mismatch, not_pending (paid after it closed: to give back). */
+  outcome: string;
+}
+
 export interface VaultKeysTable {
   key_id: string;
   public_jwk: Json<Record<string, unknown>>;
@@ -263,6 +303,9 @@ export interface Database {
   'vault.used_jwes': VaultUsedJwesTable;
   'vault.card_intents': VaultCardIntentsTable;
   acquirer_charges: AcquirerChargesTable;
+  provider_charges: ProviderChargesTable;
+  provider_notifications: ProviderNotificationsTable;
+  received_payments: ReceivedPaymentsTable;
 }
 
 export type PaymentIntentRow = Selectable<PaymentIntentsTable>;

@@ -15,7 +15,7 @@ import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { buildVault } from '../../src/modules/vault/index.js';
-import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
+import { SimulatedProvider } from '../../src/modules/providers/index.js';
 import { CompanyService } from '../../src/modules/companies/index.js';
 import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
@@ -199,10 +199,10 @@ describe('database unreachable', () => {
     const handle = await openDatabase({ databaseUrl: 'postgres://postgres@127.0.0.1:1/x', poolSize: 2 });
     const clock = new ManualClock();
     const config = loadConfig({});
-    const acquirer = new SimulatedAcquirer(handle.db, clock);
+    const acquirer = new SimulatedProvider(handle.db, clock);
     const internalKey = randomBytes(32);
     const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenState: async () => 'awaiting-token' }).authorizer;
-    const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), acquirer, internalKey, vault };
+    const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), providers: { PIX: acquirer, BOLETO: acquirer, CREDIT_CARD: acquirer }, internalKey, vault };
     const app = await buildApp(deps, buildServices(deps));
     const key = `svc_test_${randomKeyBody()}`;
     try {

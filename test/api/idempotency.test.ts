@@ -9,8 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LightMyRequestResponse } from 'fastify';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
-import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
-import { DyingAcquirer } from '../helpers/acquirer.js';
+import { SimulatedProvider } from '../../src/modules/providers/index.js';
+import { DyingProvider } from '../helpers/provider.js';
 import { RECIPIENTS, startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';
@@ -27,10 +27,10 @@ function assertReplayOf(replay: LightMyRequestResponse, first: LightMyRequestRes
 for (const engine of engines()) {
   describe(`idempotency (${engine})`, () => {
     let t: TestApp;
-    let acquirer: DyingAcquirer;
+    let acquirer: DyingProvider;
 
     before(async () => {
-      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new DyingAcquirer(new SimulatedAcquirer(base.db, base.clock))) });
+      t = await startTestApp(engine, { provider: (base) => (acquirer = new DyingProvider(new SimulatedProvider(base.db, base.clock))) });
     });
     after(() => t.close());
 

@@ -486,7 +486,7 @@ for (const engine of engines()) {
         db: t.db.db,
         clock: t.clock,
         newId,
-        acquirer: t.deps.acquirer,
+        acquirer: t.deps.providers.CREDIT_CARD,
         masterKey: randomBytes(32),
         internalKey: t.deps.internalKey,
         attemptsPerIpPerMinute: 5,

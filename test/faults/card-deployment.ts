@@ -17,7 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
-import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
+import { buildProviders } from '../../src/modules/providers/index.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { httpVaultClient } from '../../src/modules/vault/index.js';
 import { encryptCard } from '../helpers/app.js';
@@ -119,7 +119,7 @@ export async function recoverPastTheLease(d: CardDeployment): Promise<number> {
   return withDatabase(d.deployment, async (db) => {
     const clock = new ManualClock(new Date(Date.now() + IDEMPOTENCY_LEASE_MS + 5_000).toISOString());
     const internalKey = randomBytes(32);
-    const services = buildServices({ config, db, clock, newId, sealer, internalKey, acquirer: new SimulatedAcquirer(db, clock), vault: httpVaultClient(d.vault.url, internalKey) });
+    const services = buildServices({ config, db, clock, newId, sealer, internalKey, providers: buildProviders(config, { db, clock }), vault: httpVaultClient(d.vault.url, internalKey) });
     return services.intents.recoverStuckConfirmations(1_000);
   });
 }

@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
-import { SimulatedAcquirer, type Acquirer } from '../../src/modules/acquirer/index.js';
+import { SimulatedProvider, type ChargeMethod, type PaymentProvider, type Providers } from '../../src/modules/providers/index.js';
 import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
@@ -40,7 +40,10 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
-  acquirer?: (deps: Omit<AppDeps, 'acquirer' | 'vault'>) => Acquirer;
+  /** The provider of every method (default: the simulated one), built over the test's database and clock. */
+  provider?: (deps: Omit<AppDeps, 'providers' | 'vault'>) => PaymentProvider;
+  /** Methods switched off, as with PIX_PROVIDER=disabled and so on. */
+  disabled?: ChargeMethod[];
   /** DNS answers for the webhook URL guard (default: every name resolves to a public address). */
   resolve?: Resolver;
   /** Webhook sender (default: real HTTP through the guarded dispatcher). */
@@ -57,13 +60,16 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', ...opts.env });
   const internalKey = randomBytes(32);
   const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), internalKey };
-  const acquirer = opts.acquirer ? opts.acquirer(base) : new SimulatedAcquirer(db.db, clock);
+  // The configuration's choice of connectors is not used here: every enabled method is served by this provider.
+  const acquirer = opts.provider ? opts.provider(base) : new SimulatedProvider(db.db, clock);
+  const providers: Providers = {};
+  for (const method of ['PIX', 'BOLETO', 'CREDIT_CARD'] as const) if (!opts.disabled?.includes(method)) providers[method] = acquirer;
   // The vault runs in-process here: its authorizer is the API's VaultClient, its app answers /tokenize through inject.
   const vault = buildVault({
     db: db.db,
     clock,
     newId,
-    acquirer,
+    acquirer: providers.CREDIT_CARD,
     masterKey: randomBytes(32),
     internalKey,
     // The manual clock keeps every test in one window, and every test card is the same few numbers:
@@ -76,7 +82,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });
   const deps: AppDeps = {
     ...base,
-    acquirer,
+    providers,
     vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
@@ -112,7 +118,16 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
 /** The environment of a production app: its three required keys, freshly random. */
 export function productionEnv(): Record<string, string> {
   const key = () => randomBytes(32).toString('base64');
-  return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key(), VAULT_MASTER_KEY: key(), INTERNAL_KEY: key() };
+  // In-process test apps take their provider from the test (startTestApp's `provider`), not from these variables.
+  return {
+    SVC_ENV: 'production',
+    WEBHOOK_SECRETS_KEY: key(),
+    VAULT_MASTER_KEY: key(),
+    INTERNAL_KEY: key(),
+    PIX_PROVIDER: 'disabled',
+    CARD_PROVIDER: 'disabled',
+    BOLETO_PROVIDER: 'disabled',
+  };
 }
 
 /** What the hosted fields do: encrypt `card` to the intent's key, bound to its ticket (the JWE's protected header names it). */

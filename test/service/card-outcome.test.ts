@@ -8,11 +8,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
+import { SimulatedProvider } from '../../src/modules/providers/index.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { hashToken, internalBearer } from '../../src/modules/vault/index.js';
 import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
-import { DyingAcquirer } from '../helpers/acquirer.js';
+import { DyingProvider } from '../helpers/provider.js';
 import { assertError } from '../helpers/assert.js';
 import { cardIntent } from '../helpers/fixtures.js';
 import { engines } from '../helpers/db.js';
@@ -32,11 +32,11 @@ test('the figures restated here are the service\'s', async () => {
 for (const engine of engines()) {
   describe(`card outcomes are resolved, never guessed (${engine})`, () => {
     let t: TestApp;
-    let acquirer: DyingAcquirer;
-    let simulated: SimulatedAcquirer;
+    let acquirer: DyingProvider;
+    let simulated: SimulatedProvider;
 
     before(async () => {
-      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new DyingAcquirer((simulated = new SimulatedAcquirer(base.db, base.clock)))) });
+      t = await startTestApp(engine, { provider: (base) => (acquirer = new DyingProvider((simulated = new SimulatedProvider(base.db, base.clock)))) });
     });
     after(() => t.close());
 

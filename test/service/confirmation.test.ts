@@ -1,7 +1,7 @@
 /**
  * Confirmation and its recovery, on a real database and the real services.
  * A process that dies between the phases of a confirm is reproduced, not
- * written by hand: the acquirer stand-in (DyingAcquirer) never answers one call, so the
+ * written by hand: the acquirer stand-in (DyingProvider) never answers one call, so the
  * request stays where a dead process would leave it (intent claimed, its
  * Idempotency-Key STARTED with a lease, and the acquirer having charged or
  * not). Retries go over HTTP, where the contract is observed (status, code,
@@ -11,12 +11,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { isDomainError } from '../../src/lib/domain-error.js';
-import { SimulatedAcquirer } from '../../src/modules/acquirer/index.js';
+import { SimulatedProvider } from '../../src/modules/providers/index.js';
 import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from '../../src/modules/idempotency/index.js';
 import { INTENT_LIFETIME_MS } from '../../src/modules/payment-intents/index.js';
 import { hashToken } from '../../src/modules/vault/index.js';
 import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
-import { DyingAcquirer } from '../helpers/acquirer.js';
+import { DyingProvider } from '../helpers/provider.js';
 import { assertError } from '../helpers/assert.js';
 import { settled } from '../helpers/outcome.js';
 import { cardIntent, pixIntent } from '../helpers/fixtures.js';
@@ -27,10 +27,10 @@ type Json = Record<string, any>;
 for (const engine of engines()) {
   describe(`confirmation service (${engine})`, () => {
     let t: TestApp;
-    let acquirer: DyingAcquirer;
+    let acquirer: DyingProvider;
 
     before(async () => {
-      t = await startTestApp(engine, { acquirer: (base) => (acquirer = new DyingAcquirer(new SimulatedAcquirer(base.db, base.clock))) });
+      t = await startTestApp(engine, { provider: (base) => (acquirer = new DyingProvider(new SimulatedProvider(base.db, base.clock))) });
     });
     after(() => t.close());
 

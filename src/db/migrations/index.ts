@@ -11,6 +11,7 @@ import * as m004 from './004-vault.js';
 import * as m005 from './005-idempotency-success-status.js';
 import * as m006 from './006-vault-replay-and-velocity.js';
 import * as m007 from './007-card-outcome-reconciliation.js';
+import * as m008 from './008-payment-providers.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '005-idempotency-success-status': m005,
   '006-vault-replay-and-velocity': m006,
   '007-card-outcome-reconciliation': m007,
+  '008-payment-providers': m008,
 };

@@ -47,7 +47,7 @@ import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error
 import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { AcquirerUnavailable, isStandingApproval, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
+import { isStandingApproval, methodUnavailable, ProviderUnavailable, type ChargeBuyer, type ChargeRecord, type Providers } from '../providers/index.js';
 import { sellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
@@ -62,7 +62,8 @@ export interface ConfirmationDeps {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
-  acquirer: Acquirer;
+  /** The connector of each method (absent: switched off). */
+  providers: Providers;
   transactions: TransactionService;
   config: Pick<Config, 'pixLocationBase' | 'pixMerchantCity' | 'publicVaultUrl'>;
   /** Card authorizations go to the vault, the only place a card is readable. */
@@ -126,11 +127,24 @@ export class Confirmation {
         deadline: this.deps.clock.now().getTime() + AUTHORIZE_DEADLINE_MS,
       });
     }
+    const method = intent.payment_method as 'PIX' | 'BOLETO';
+    const provider = this.deps.providers[method];
+    // Switched off after the claim: nothing was charged, the claim is undone like a refused token.
+    if (!provider) return { kind: 'token-refused', error: methodUnavailable(method) };
     try {
-      const record = await this.deps.acquirer.register({ reference: intent.id, method: intent.payment_method as PaymentMethod, amountCents: intent.amount_cents });
+      const record = await provider.register({
+        reference: intent.id,
+        transactionId: transactionIdOf(intent),
+        method,
+        amountCents: intent.amount_cents,
+        buyer: intent.buyer as ChargeBuyer,
+        ...(intent.description ? { description: intent.description } : {}),
+        ...(intent.pix_expires_in_seconds ? { expiresInSeconds: intent.pix_expires_in_seconds } : {}),
+        ...(intent.boleto_due_date ? { dueDate: intent.boleto_due_date } : {}),
+      });
       return { kind: 'charged', record };
     } catch (err) {
-      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
+      if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: err.message };
       throw err;
     }
   }
@@ -162,13 +176,13 @@ export class Confirmation {
     recorder: ResponseRecorder | undefined,
     knowledge: FailureKnowledge,
   ): Promise<Outcome<ConfirmationResult>> {
-    const { db, clock, newId, transactions } = this.deps;
+    const { db, clock, transactions } = this.deps;
     const now = clock.now();
-    const transactionId = newId('trx');
+    const transactionId = transactionIdOf(intent);
     // The seller is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
     const seller = await sellerProfile(db, intent.company_id);
     // Rendered outside the transaction; discarded if another path finished the intent first.
-    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, seller.name, transactionId, now) : undefined;
+    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, record, seller.name, transactionId, now) : undefined;
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
     return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
@@ -191,7 +205,7 @@ export class Confirmation {
       }
       const method = current.payment_method as PaymentMethod;
       const feeCents = saleFeeCents(seller.feePlan, method, current.installments, current.amount_cents);
-      const details = pix ?? card ?? boletoDetails(await repo.nextBoletoNumber(trx), current.amount_cents, current.boleto_due_date!);
+      const details = pix ?? card ?? (record.boleto ? { boleto: { ...record.boleto, dueDate: current.boleto_due_date! } } : boletoDetails(await repo.nextBoletoNumber(trx), current.amount_cents, current.boleto_due_date!));
       const row = await insertTransaction(trx, {
         id: transactionId,
         company_id: current.company_id,
@@ -231,15 +245,17 @@ export class Confirmation {
    * has passed. A silent acquirer leaves it for the worker's next pass.
    */
   async resolveUnknownOutcome(intentId: string): Promise<void> {
-    const { db, acquirer, clock } = this.deps;
+    const { db, clock } = this.deps;
+    const acquirer = this.deps.providers.CREDIT_CARD;
     const since = await repo.outcomeUnknownSince(db, intentId);
-    if (!since) return;
+    // With cards switched off, the unknown outcome waits for the operator to switch them back on.
+    if (!since || !acquirer) return;
     let record: ChargeRecord | undefined;
     try {
       record = await acquirer.findCharge(intentId);
       if (isStandingApproval(record)) record = await acquirer.reverse(intentId);
     } catch (err) {
-      if (err instanceof AcquirerUnavailable) return;
+      if (err instanceof ProviderUnavailable) return;
       throw err;
     }
     if (isStandingApproval(record)) return;
@@ -259,8 +275,10 @@ export class Confirmation {
     return out;
   }
 
-  private async pix(intent: PaymentIntentRow, merchantName: string, transactionId: string, now: Date): Promise<PixDetails> {
+  /** The provider's "copia e cola" when it issued one (a real PSP), else the code we build (simulated). */
+  private async pix(intent: PaymentIntentRow, record: ChargeRecord, merchantName: string, transactionId: string, now: Date): Promise<PixDetails> {
     return pixDetails({
+      issuedCode: record.pix?.qrCode,
       locationBase: this.deps.config.pixLocationBase,
       transactionId,
       amountCents: intent.amount_cents,
@@ -269,6 +287,15 @@ export class Confirmation {
       expiresAt: paymentWindowEnd('PIX', now, intent.pix_expires_in_seconds, null)!,
     });
   }
+}
+
+/**
+ * The id of the transaction a confirmation makes: reserved when it was
+ * claimed, so a retry sends the provider the same key. Intents claimed
+ * before the reservation existed get one derived from the intent id.
+ */
+function transactionIdOf(intent: PaymentIntentRow): string {
+  return intent.reserved_transaction_id ?? `trx_${intent.id.slice('pi_'.length)}`;
 }
 
 /** The part of a confirmation the caller answers with. */

@@ -4,7 +4,7 @@
  * transaction opens (CPU work holds no row lock); the boleto number comes
  * from a database sequence (repo.nextBoletoNumber), taken inside the transaction.
  */
-import type { ChargeRecord } from '../acquirer/index.js';
+import type { ChargeRecord } from '../providers/index.js';
 import { buildBoleto, sandboxFreeField } from '../boleto/index.js';
 import { buildDynamicBrCode, pixLocationUrl, qrCodePngBase64 } from '../pix/index.js';
 
@@ -18,10 +18,13 @@ export interface CardDetails {
   card: { brand: string; last4: string; refusalCode?: string; refusalMessage?: string };
 }
 export interface BoletoDetails {
-  boleto: { digitableLine: string; barcode: string; dueDate: string };
+  /** `url`: the printable boleto, when a provider issued it. */
+  boleto: { digitableLine: string; barcode: string; dueDate: string; url?: string };
 }
 
 export async function pixDetails(input: {
+  /** The code the provider issued (its location is the PSP's); absent: built here (sandbox). */
+  issuedCode?: string | undefined;
   locationBase: string;
   transactionId: string;
   amountCents: number;
@@ -29,7 +32,7 @@ export async function pixDetails(input: {
   merchantCity: string;
   expiresAt: Date;
 }): Promise<PixDetails> {
-  const qrCode = buildDynamicBrCode({
+  const qrCode = input.issuedCode ?? buildDynamicBrCode({
     locationUrl: pixLocationUrl(input.locationBase, input.transactionId),
     amountCents: input.amountCents,
     merchantName: input.merchantName,

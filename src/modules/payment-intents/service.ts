@@ -20,7 +20,7 @@ import { DomainError, isDomainError, notFound, validationFailure, type Outcome }
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
-import type { Acquirer } from '../acquirer/index.js';
+import { methodUnavailable, type ChargeMethod } from '../providers/index.js';
 import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
 import * as repo from './repo.js';
 import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
@@ -36,7 +36,6 @@ export interface IntentDeps extends ConfirmationDeps {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
-  acquirer: Acquirer;
   checkSplitRules: SplitRulesCheck;
   /** Stores the responses that recovery finishes under an interrupted request's Idempotency-Key. */
   idempotency: IdempotencyService;
@@ -61,6 +60,7 @@ export class PaymentIntentService {
     const now = clock.now();
     const problems = validateCreate(input, now);
     if (problems.length > 0) return validationFailure(problems);
+    if (!this.deps.providers[input.paymentMethod]) return methodUnavailable(input.paymentMethod);
     const split = await this.deps.checkSplitRules(companyId, input);
     if (isDomainError(split)) return split;
     const confirmNow = input.confirm === true;
@@ -93,6 +93,7 @@ export class PaymentIntentService {
         confirm_started_at: confirmNow ? now : null,
         confirm_key: null,
         create_key: confirmNow ? (recorder?.key ?? null) : null,
+        reserved_transaction_id: confirmNow ? newId('trx') : null,
         transaction_id: null,
         created_at: now,
         updated_at: now,
@@ -142,6 +143,9 @@ export class PaymentIntentService {
       const row = await repo.findIntent(trx, companyId, id, true);
       if (!row) return intentNotFound();
       const step = confirmStep(row, now, recorder.key, hasToken);
+      if (step.kind !== 'existing' && step.kind !== 'refuse' && !this.deps.providers[row.payment_method as ChargeMethod]) {
+        return methodUnavailable(row.payment_method as ChargeMethod);
+      }
       switch (step.kind) {
         case 'existing':
           return { done: await this.confirmation.existing(trx, row, 'transaction', recorder) };
@@ -150,7 +154,14 @@ export class PaymentIntentService {
         case 'refuse':
           return this.refuse(trx, row, step, now);
         case 'claim':
-          return { resume: await repo.updateIntent(trx, row.id, { confirm_started_at: now, confirm_key: recorder.key, updated_at: now }) };
+          return {
+            resume: await repo.updateIntent(trx, row.id, {
+              confirm_started_at: now,
+              confirm_key: recorder.key,
+              reserved_transaction_id: row.reserved_transaction_id ?? this.deps.newId('trx'),
+              updated_at: now,
+            }),
+          };
       }
     });
   }
@@ -199,7 +210,7 @@ export class PaymentIntentService {
     const cutoff = new Date(this.deps.clock.now().getTime() - IDEMPOTENCY_LEASE_MS);
     const stuck = await this.deps.db.transaction().execute((trx) => repo.claimStuckConfirmations(trx, cutoff, limit));
     for (const row of stuck) {
-      const record = await this.deps.acquirer.findCharge(row.id);
+      const record = await this.deps.providers[row.payment_method as ChargeMethod]?.findCharge(row.id);
       const shape = row.create_key ? 'intent' : 'transaction';
       const key = row.create_key ?? row.confirm_key;
       const recorder = key ? this.deps.idempotency.recorderFor(row.company_id, key) : undefined;

@@ -82,7 +82,12 @@ export const TransactionSchema = Type.Object(
     paymentDetails: Type.Object({
       pix: Type.Optional(Type.Object({ qrCode: Type.String(), qrCodeImageBase64: Type.String(), expiresAt: Timestamp })),
       boleto: Type.Optional(
-        Type.Object({ digitableLine: Type.String(), barcode: Type.String(), dueDate: Type.String({ format: 'date' }) }),
+        Type.Object({
+          digitableLine: Type.String(),
+          barcode: Type.String(),
+          dueDate: Type.String({ format: 'date' }),
+          url: Type.Optional(Type.String({ description: 'the printable boleto, when the boleto provider issues one' })),
+        }),
       ),
       card: Type.Optional(
         Type.Object({

@@ -19,7 +19,7 @@ import { healthRoutes } from '../../http/health.js';
 import { respond } from '../../http/respond.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { DomainError, type Outcome } from '../../lib/domain-error.js';
-import type { ChargeRecord } from '../acquirer/index.js';
+import type { ChargeRecord } from '../providers/index.js';
 import { isInternalBearer, type CardAuthorizer, type VaultAuthorization } from './authorize.js';
 import type { VaultKeys } from './keys.js';
 import type { Tokenizer } from './tokenize.js';

@@ -24,7 +24,7 @@ import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
 import { isDomainError, validationError, type DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
-import { AcquirerUnavailable, type Acquirer, type ChargeRecord } from '../acquirer/index.js';
+import { methodUnavailable, ProviderUnavailable, type ChargeRecord, type PaymentProvider } from '../providers/index.js';
 import type { VaultSealers } from './master-key.js';
 import * as repo from './repo.js';
 import { hashToken } from './tokenize.js';
@@ -68,11 +68,18 @@ export class CardAuthorizer {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly sealers: VaultSealers,
-    private readonly acquirer: Acquirer,
+    /** The card provider; absent when cards are switched off (CARD_PROVIDER=disabled). */
+    private readonly provider: PaymentProvider | undefined,
   ) {}
+
+  private get acquirer(): PaymentProvider {
+    if (!this.provider) throw new Error('cards are switched off');
+    return this.provider;
+  }
 
   /** Never throws an expected failure: a bad token, a passed deadline or a silent acquirer is an answer (see VaultAuthorization). */
   async authorize(req: AuthorizeRequest): Promise<VaultAuthorization> {
+    if (!this.provider) return { kind: 'token-refused', error: methodUnavailable('CREDIT_CARD') };
     const earlier = await this.acquirer.findCharge(req.intentId);
     if (earlier) return { kind: 'charged', record: earlier };
     if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
@@ -104,7 +111,7 @@ export class CardAuthorizer {
       });
     } catch (err) {
       // The acquirer's message only: never the card, which is not in it.
-      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: err.message };
+      if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: err.message };
       throw err;
     }
     if (!record.approved || !this.pastDeadline(req)) return { kind: 'charged', record };
@@ -117,7 +124,7 @@ export class CardAuthorizer {
       await this.acquirer.reverse(intentId);
       return { kind: 'not-charged', reason: 'approved after the deadline and reversed' };
     } catch (err) {
-      if (err instanceof AcquirerUnavailable) return { kind: 'unavailable', reason: `a late approval could not be reversed yet: ${err.message}` };
+      if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: `a late approval could not be reversed yet: ${err.message}` };
       throw err;
     }
   }

@@ -3,7 +3,7 @@
  * (acquirer/sandbox-cards.ts): the vault depends on the acquirer, never the
  * other way round.
  */
-import type { SandboxCardOutcome } from '../acquirer/index.js';
+import type { SandboxCardOutcome } from '../providers/index.js';
 import type { CardBrand } from './card-brands.js';
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import {
   type CardBrand,
   type CardProblem,
 } from './card.js';
-import { CARD_REFUSALS, sandboxAuthorizationOfLast4, sandboxOutcomeOfLast4 } from '../acquirer/index.js';
+import { CARD_REFUSALS, sandboxAuthorizationOfLast4, sandboxOutcomeOfLast4 } from '../providers/index.js';
 
 /** What the sandbox acquirer does with a card of this number (it sees the last 4 digits only). */
 const sandboxCardOutcome = (number: string) => sandboxOutcomeOfLast4(last4(number));

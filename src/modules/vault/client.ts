@@ -11,7 +11,7 @@
  */
 import { request } from 'undici';
 import { DomainError, type ErrorBody } from '../../lib/domain-error.js';
-import type { ChargeRecord } from '../acquirer/index.js';
+import type { ChargeRecord } from '../providers/index.js';
 import type { NotChargedBody } from './app.js';
 import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
 

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import type { Acquirer } from '../acquirer/index.js';
+import type { PaymentProvider } from '../providers/index.js';
 import { CardAuthorizer } from './authorize.js';
 import { cardFingerprinter } from './card-fingerprint.js';
 import type { IntentTokenGate } from './intent-gate.js';
@@ -14,7 +14,8 @@ export interface VaultDeps extends TokenizeLimits {
   db: Db;
   clock: Clock;
   newId: IdGenerator;
-  acquirer: Acquirer;
+  /** The card provider (CARD_PROVIDER); absent when cards are switched off. */
+  acquirer: PaymentProvider | undefined;
   masterKey: Buffer;
   internalKey: Buffer;
   /** Whether the ticket's intent still waits for a card (answered by the payment-intents module). */

@@ -1,17 +1,20 @@
-/** An acquirer stand-in for tests that count charges or reproduce a process dying at the acquirer. */
-import type { Acquirer, CardAuthorization, ChargeRecord, ChargeRequest } from '../../src/modules/acquirer/index.js';
+/** A provider stand-in for tests that count charges or reproduce a process dying at the acquirer. */
+import type { CardAuthorization, ChargeRecord, ChargeRequest, PaymentProvider, RefundRequest } from '../../src/modules/providers/index.js';
 
 /**
- * The simulated acquirer, except that one call can be made to never answer,
+ * Another provider (the simulated one), except that one call can be made to never answer,
  * as if the process running it died there: before the acquirer recorded the
  * charge, or after. `calls` counts the charges asked for.
  */
-export class DyingAcquirer implements Acquirer {
+export class DyingProvider implements PaymentProvider {
+  readonly name: string;
   calls = 0;
   private dying: { after: boolean; reached: () => void } | undefined;
   private held: { reached: () => void; released: Promise<void> } | undefined;
 
-  constructor(private readonly inner: Acquirer) {}
+  constructor(private readonly inner: PaymentProvider) {
+    this.name = inner.name;
+  }
 
   /** The next charge never answers; resolves once that call is reached (and, with 'after-charge', recorded). */
   dieOnNextCharge(when: 'before-charge' | 'after-charge'): Promise<void> {
@@ -62,4 +65,13 @@ export class DyingAcquirer implements Acquirer {
   reverse(reference: string): Promise<ChargeRecord | undefined> {
     return this.inner.reverse(reference);
   }
+
+  cancel = (reference: string) => this.inner.cancel(reference);
+  paymentsOf = (reference: string) => this.inner.paymentsOf(reference);
+  paymentsBetween = (from: Date, to: Date) => this.inner.paymentsBetween(from, to);
+  notificationClaims = (body: unknown) => this.inner.notificationClaims(body);
+  verifyPayment = (paymentId: string) => this.inner.verifyPayment(paymentId);
+  refund = (request: RefundRequest) => this.inner.refund(request);
+  findRefund = (request: RefundRequest) => this.inner.findRefund(request);
+  check = () => this.inner.check();
 }

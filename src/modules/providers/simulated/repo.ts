@@ -1,7 +1,7 @@
 /** All SQL on acquirer_charges, the simulated acquirer's own ledger. The executor is always the first parameter. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types.js';
-import type { ChargeRecord } from './acquirer.js';
+import type { Database } from '../../../db/types.js';
+import type { ChargeRecord } from '../provider.js';
 
 type Ex = Kysely<Database>;
 

@@ -1,35 +1,46 @@
 /**
- * The sandbox acquirer. It answers at once and keeps its record in its own
+ * The sandbox provider. It answers at once and keeps its record in its own
  * table, like a real acquirer's ledger, keyed by our reference: asked twice
  * for the same reference it answers the first outcome and charges nothing
  * more. An amount of 50200 centavos (Pix, boleto) or a card ending in 0119
  * makes it silent (PROVIDER_ERROR); cards ending in 0002 and 0069 are refused.
  * A reversal (desfazimento) is recorded on the same row (`reversed_at`).
  */
-import type { Db } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
-import { AcquirerUnavailable, type Acquirer, type CardAuthorization, type ChargeRecord, type ChargeRequest } from './acquirer.js';
+import type { Db } from '../../../db/database.js';
+import type { Clock } from '../../../lib/clock.js';
+import {
+  ProviderUnavailable,
+  type CardAuthorization,
+  type ChargeRecord,
+  type ChargeRequest,
+  type PaymentProvider,
+  type ReceivedPayment,
+  type RefundRecord,
+  type RefundRequest,
+} from '../provider.js';
 import * as repo from './repo.js';
 import { sandboxAuthorizationOfLast4 } from './sandbox-cards.js';
 
 const SILENT_AMOUNT_CENTS = 50_200;
 
-export class SimulatedAcquirer implements Acquirer {
+export class SimulatedProvider implements PaymentProvider {
+  readonly name = 'simulated';
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
   async register(request: ChargeRequest): Promise<ChargeRecord> {
-    if (request.method !== 'CREDIT_CARD' && request.amountCents === SILENT_AMOUNT_CENTS) {
-      throw new AcquirerUnavailable('The simulated acquirer is silent for an amount of 50200');
+    if (request.amountCents === SILENT_AMOUNT_CENTS) {
+      throw new ProviderUnavailable('The simulated provider is silent for an amount of 50200');
     }
     return this.record(request.reference, request.method, request.amountCents, { reference: request.reference, providerId: `sim_${request.reference}`, approved: true });
   }
 
   async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
     const outcome = sandboxAuthorizationOfLast4(request.card.last4);
-    if (outcome.outcome === 'silent') throw new AcquirerUnavailable('The simulated acquirer is silent for cards ending in 0119');
+    if (outcome.outcome === 'silent') throw new ProviderUnavailable('The simulated acquirer is silent for cards ending in 0119');
     const card = { brand: request.card.brand, last4: request.card.last4 };
     const record: ChargeRecord = outcome.outcome === 'approved'
       ? { reference: request.reference, providerId: `sim_${request.reference}`, approved: true, card }
@@ -55,5 +66,39 @@ export class SimulatedAcquirer implements Acquirer {
     if (!record?.approved || record.reversedAt) return record;
     await repo.markReversed(this.db, reference, this.clock.now());
     return this.findCharge(reference);
+  }
+
+  /** Sandbox charges are paid or failed through the sandbox routes, not withdrawn at a provider. */
+  async cancel(): Promise<void> {}
+
+  /** Sandbox payments arrive through POST /v2/sandbox/transactions/{id}/pay, never by reconciliation. */
+  async paymentsOf(): Promise<ReceivedPayment[]> {
+    return [];
+  }
+
+  async paymentsBetween(): Promise<ReceivedPayment[]> {
+    return [];
+  }
+
+  /** The sandbox sends no notifications. */
+  notificationClaims(): undefined {
+    return undefined;
+  }
+
+  async verifyPayment(): Promise<undefined> {
+    return undefined;
+  }
+
+  /** A sandbox refund succeeds at once; the refund id is the key, so a retry answers the same. */
+  async refund(request: RefundRequest): Promise<RefundRecord> {
+    return { refundId: request.refundId, status: 'SUCCEEDED', providerId: `sim_${request.refundId}` };
+  }
+
+  async findRefund(request: RefundRequest): Promise<RefundRecord> {
+    return this.refund(request);
+  }
+
+  async check(): Promise<string> {
+    return 'simulated: answers in-process, moves no money';
   }
 }

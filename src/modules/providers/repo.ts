@@ -1,0 +1,85 @@
+/**
+ * All SQL on provider_charges: what a real connector registered under our
+ * reference. A connector writes the row before it calls the provider
+ * (persist, call, persist), so a process dying mid-call leaves the key the
+ * provider knows the charge by. The executor is always the first parameter.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, ProviderChargesTable } from '../../db/types.js';
+import type { Selectable } from 'kysely';
+
+type Ex = Kysely<Database>;
+export type ProviderChargeRow = Selectable<ProviderChargesTable>;
+
+export interface NewProviderCharge {
+  reference: string;
+  provider: string;
+  method: string;
+  providerKey: string;
+  transactionId?: string;
+  amountCents: number;
+  at: Date;
+}
+
+/** Records the key of a charge about to be sent; a retry of the same reference keeps the first row. */
+export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
+  await ex
+    .insertInto('provider_charges')
+    .values({
+      reference: charge.reference,
+      provider: charge.provider,
+      method: charge.method,
+      provider_key: charge.providerKey,
+      transaction_id: charge.transactionId ?? null,
+      amount_cents: charge.amountCents,
+      created_at: charge.at,
+    })
+    .onConflict((oc) => oc.column('reference').doNothing())
+    .execute();
+  return (await findChargeRow(ex, charge.reference))!;
+}
+
+/** Records the provider's own id once it answered (Cielo's PaymentId). */
+export async function setProviderId(ex: Ex, reference: string, providerId: string): Promise<void> {
+  await ex.updateTable('provider_charges').set({ provider_id: providerId }).where('reference', '=', reference).execute();
+}
+
+export async function findChargeRow(ex: Ex, reference: string): Promise<ProviderChargeRow | undefined> {
+  return ex.selectFrom('provider_charges').selectAll().where('reference', '=', reference).executeTakeFirst();
+}
+
+/** The charge a provider knows by `keyOrId` (our key, or its own id). */
+export async function findChargeByProviderKey(ex: Ex, provider: string, keyOrId: string): Promise<ProviderChargeRow | undefined> {
+  return ex
+    .selectFrom('provider_charges')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where((eb) => eb.or([eb('provider_key', '=', keyOrId), eb('provider_id', '=', keyOrId)]))
+    .executeTakeFirst();
+}
+
+/** Unsettled charges of a provider, least recently checked first, marked checked now (reconciliation). */
+export async function claimChargesToCheck(ex: Ex, provider: string, checkedBefore: Date, now: Date, limit: number): Promise<ProviderChargeRow[]> {
+  return ex.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('provider_charges')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('settled_at', 'is', null)
+      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', checkedBefore)]))
+      .orderBy('checked_at', (ob) => ob.asc().nullsFirst())
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (rows.length > 0) {
+      await trx.updateTable('provider_charges').set({ checked_at: now }).where('reference', 'in', rows.map((r) => r.reference)).execute();
+    }
+    return rows;
+  });
+}
+
+/** A charge that is paid, canceled or failed needs no more reconciliation. */
+export async function markSettled(ex: Ex, reference: string, at: Date): Promise<void> {
+  await ex.updateTable('provider_charges').set({ settled_at: at }).where('reference', '=', reference).where('settled_at', 'is', null).execute();
+}

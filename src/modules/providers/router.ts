@@ -1,0 +1,39 @@
+/**
+ * Which connector serves which payment method (PIX_PROVIDER, CARD_PROVIDER,
+ * BOLETO_PROVIDER). A method switched off (`disabled`) has no provider: its
+ * intents are refused with 422 PAYMENT_METHOD_UNAVAILABLE.
+ */
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { DomainError } from '../../lib/domain-error.js';
+import type { Clock } from '../../lib/clock.js';
+import type { ChargeMethod, PaymentProvider } from './provider.js';
+import { SimulatedProvider } from './simulated/simulated.js';
+
+/** The provider of each method; a method absent here is switched off. */
+export type Providers = Partial<Record<ChargeMethod, PaymentProvider>>;
+
+export interface ConnectorDeps {
+  db: Db;
+  clock: Clock;
+}
+
+export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'cielo'>, deps: ConnectorDeps): Providers {
+  const simulated = new SimulatedProvider(deps.db, deps.clock);
+  const providers: Providers = {};
+  const choose = (method: ChargeMethod, name: string) => {
+    if (name === 'simulated') providers[method] = simulated;
+    else if (name !== 'disabled') throw new Error(`no connector named ${name}`);
+  };
+  choose('PIX', config.providers.pix);
+  choose('CREDIT_CARD', config.providers.card);
+  choose('BOLETO', config.providers.boleto);
+  return providers;
+}
+
+const METHOD_NAMES: Record<ChargeMethod, string> = { PIX: 'Pix', CREDIT_CARD: 'Card', BOLETO: 'Boleto' };
+
+export const methodUnavailable = (method: ChargeMethod): DomainError =>
+  new DomainError('PAYMENT_METHOD_UNAVAILABLE', `${METHOD_NAMES[method]} payments are not available on this service`, [
+    { field: 'paymentMethod', message: `${method} is switched off by the operator` },
+  ]);

@@ -1,0 +1,69 @@
+/**
+ * A certificate authority for tests: a CA, a server certificate for
+ * localhost / 127.0.0.1, and a client certificate (mTLS), made with the
+ * openssl command line in a temporary folder. The local providers serve
+ * HTTPS with the server certificate; the connectors trust the CA.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface CertPair {
+  certFile: string;
+  keyFile: string;
+  cert: string;
+  key: string;
+}
+
+export interface TestCa {
+  dir: string;
+  caFile: string;
+  ca: string;
+  server: CertPair;
+  /** A client certificate the CA issued (the one a PSP gives its client). */
+  client: CertPair;
+  /** Another CA's client certificate: what a PSP must refuse. */
+  stranger: CertPair;
+  remove(): void;
+}
+
+function openssl(dir: string, args: string[]): void {
+  execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
+}
+
+function pair(dir: string, name: string): CertPair {
+  const certFile = path.join(dir, `${name}.pem`);
+  const keyFile = path.join(dir, `${name}.key`);
+  return { certFile, keyFile, cert: fs.readFileSync(certFile, 'utf8'), key: fs.readFileSync(keyFile, 'utf8') };
+}
+
+/** Issues `name` signed by the CA in `caName`, with the given extensions file content. */
+function issue(dir: string, caName: string, name: string, subject: string, extensions: string): void {
+  fs.writeFileSync(path.join(dir, `${name}.ext`), extensions);
+  openssl(dir, ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subject]);
+  openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${caName}.pem`, '-CAkey', `${caName}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`]);
+}
+
+function selfSignedCa(dir: string, name: string, subject: string): void {
+  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject]);
+}
+
+export function createTestCa(): TestCa {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-ca-'));
+  selfSignedCa(dir, 'ca', '/CN=svc test CA');
+  issue(dir, 'ca', 'server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+  issue(dir, 'ca', 'client', '/CN=svc test client', 'extendedKeyUsage=clientAuth\n');
+  selfSignedCa(dir, 'other-ca', '/CN=another CA');
+  issue(dir, 'other-ca', 'stranger', '/CN=stranger', 'extendedKeyUsage=clientAuth\n');
+  const caFile = path.join(dir, 'ca.pem');
+  return {
+    dir,
+    caFile,
+    ca: fs.readFileSync(caFile, 'utf8'),
+    server: pair(dir, 'server'),
+    client: pair(dir, 'client'),
+    stranger: pair(dir, 'stranger'),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
