@@ -1,5 +1,5 @@
 export * from './provider.js';
 export { SimulatedProvider } from './simulated/simulated.js';
 export * from './simulated/sandbox-cards.js';
-export { buildProviders, methodUnavailable, type Providers } from './router.js';
-export { findChargeRow, markSettled, claimChargesToCheck, findChargeByProviderKey, type ProviderChargeRow } from './repo.js';
+export { buildProviders, methodUnavailable, type ConnectorDeps, type Providers } from './router.js';
+export { rememberCharge, setProviderId, findChargeRow, markSettled, claimChargesToCheck, findChargeByProviderKey, type ProviderChargeRow } from './repo.js';

@@ -58,7 +58,7 @@ export async function findChargeByProviderKey(ex: Ex, provider: string, keyOrId:
     .executeTakeFirst();
 }
 
-/** Unsettled charges of a provider, least recently checked first, marked checked now (reconciliation). */
+/** Unsettled Pix charges and boletos of a provider, least recently checked first, marked checked now (reconciliation; a card is decided at once). */
 export async function claimChargesToCheck(ex: Ex, provider: string, checkedBefore: Date, now: Date, limit: number): Promise<ProviderChargeRow[]> {
   return ex.transaction().execute(async (trx) => {
     const rows = await trx
@@ -66,6 +66,7 @@ export async function claimChargesToCheck(ex: Ex, provider: string, checkedBefor
       .selectAll()
       .where('provider', '=', provider)
       .where('settled_at', 'is', null)
+      .where('method', '<>', 'CREDIT_CARD')
       .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', checkedBefore)]))
       .orderBy('checked_at', (ob) => ob.asc().nullsFirst())
       .limit(limit)

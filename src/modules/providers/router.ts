@@ -16,6 +16,8 @@ export type Providers = Partial<Record<ChargeMethod, PaymentProvider>>;
 export interface ConnectorDeps {
   db: Db;
   clock: Clock;
+  /** Extra trusted CA certificates (PEM) for the provider's server certificate; tests pass their own CA. */
+  extraCa?: string;
 }
 
 export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'cielo'>, deps: ConnectorDeps): Providers {
