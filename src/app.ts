@@ -25,6 +25,7 @@ import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
+import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
@@ -64,6 +65,7 @@ export interface Services {
   webhooks: WebhookService;
   events: EventService;
   deliveries: DeliveryWorker;
+  incomingPayments: IncomingPayments;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -102,6 +104,14 @@ export function buildServices(deps: AppDeps): Services {
       sealer,
       retryDelaysMs: config.webhookRetryScheduleMs,
       sender: deps.sender ?? httpSender({ allowLoopback }),
+    }),
+    incomingPayments: new IncomingPayments({
+      db,
+      clock,
+      providers,
+      transactions,
+      reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
+      ...(deps.logger ? { warn: (details, message) => deps.logger!.warn(details, message) } : {}),
     }),
   };
 }
@@ -156,6 +166,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   receivableRoutes(app, services.receivables);
   webhookRoutes(app, services.webhooks);
   eventRoutes(app, services.events);
+  notificationRoutes(app, services.incomingPayments);
   if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
   demoRoutes(app, services, deps.config);
   return app;

@@ -7,6 +7,7 @@
  *   svc company set-fees ID [--pix-bp N] [--boleto-cents N] [--card-bp N] [--card-2-6-bp N] [--card-7-12-bp N]
  *   svc key issue --company ID [--scopes a,b]     svc key revoke KEY_ID     svc key list --company ID
  *   svc account create --document D --name N       svc account approve --document D
+ *   svc providers check                            svc pix register-webhook
  *
  * Every operator command takes --json for machine-readable output.
  */
@@ -15,6 +16,7 @@ import { ConfigError, loadConfig } from './config.js';
 import type { FeePlan } from './db/types.js';
 import { isDomainError, type Outcome } from './lib/domain-error.js';
 import { startRole, type Role } from './roles.js';
+import { checkProviders } from './modules/providers/index.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 const USAGE = `usage: svc <command>
@@ -29,6 +31,8 @@ const USAGE = `usage: svc <command>
   key list --company ID
   account create --document D --name N
   account approve --document D
+  providers check            which connector serves each method; proves each configured one answers (exit 1 if not)
+  pix register-webhook       registers PIX_WEBHOOK_URL at the PSP (PUT /webhook/{chave}; also done when the API starts)
 options: --json (machine-readable output)`;
 
 const OPTIONS = {
@@ -74,6 +78,8 @@ function feeChanges(values: Record<string, unknown>): Partial<FeePlan> {
 interface Output {
   text: string;
   json: unknown;
+  /** The command ran but what it checked is not right: exit 1 after printing. */
+  failed?: boolean;
 }
 
 /** The output of a command, or the service's refusal as it is (its message is what the operator reads). */
@@ -124,6 +130,17 @@ async function operate(runtime: Runtime, words: string[], values: Record<string,
       const retired = await runtime.vault().keys.retire();
       return { json: { retired }, text: retired.length > 0 ? `retired ${retired.join(', ')}` : 'no key to retire' };
     }
+    case 'providers check': {
+      const checks = await checkProviders(runtime.config.providers, runtime.deps.providers);
+      const lines = checks.map((c) => `${c.method.padEnd(11)} ${c.provider.padEnd(11)} ${c.ok ? 'ok  ' : 'FAIL'} ${c.detail}`);
+      return { json: checks, text: lines.join('\n'), failed: checks.some((c) => !c.ok) };
+    }
+    case 'pix register-webhook': {
+      const pix = runtime.deps.providers.PIX;
+      if (!pix?.registerNotifications) throw new UsageError('PIX_PROVIDER is not bcb-api-pix: there is no PSP to register a webhook with');
+      const detail = await pix.registerNotifications();
+      return { json: { registered: detail }, text: detail };
+    }
     default:
       throw new UsageError(`unknown command: ${words.join(' ')}`);
   }
@@ -173,7 +190,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
-    return 0;
+    return out.failed ? 1 : 0;
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(`${err.message}\n${USAGE}\n`);

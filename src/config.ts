@@ -65,6 +65,8 @@ export interface Config {
   pixMerchantCity: string;
   /** Which connector serves each payment method (PIX_PROVIDER, CARD_PROVIDER, BOLETO_PROVIDER). */
   providers: ProviderChoice;
+  /** How often the worker asks a provider about one unsettled charge, and lists its recent payments (RECONCILE_INTERVAL_SECONDS). */
+  reconcileIntervalSeconds: number;
   /** The PSP's API Pix (PIX_PROVIDER=bcb-api-pix). */
   bcbPix: BcbPixConfig | undefined;
   /** Cielo E-commerce API 3.0 (CARD_PROVIDER or BOLETO_PROVIDER=cielo). */
@@ -296,6 +298,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pixLocationBase,
     pixMerchantCity: 'SAO PAULO',
     providers,
+    reconcileIntervalSeconds: integer(env, 'RECONCILE_INTERVAL_SECONDS', 60, 1, 86_400),
     bcbPix: providers.pix === 'bcb-api-pix' ? bcbPixConfig(env) : undefined,
     cielo: providers.card === 'cielo' || providers.boleto === 'cielo' ? cieloConfig(env, providers.boleto === 'cielo') : undefined,
   };

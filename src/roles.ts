@@ -13,6 +13,16 @@ import { startWorker } from './workers/worker.js';
 
 export type Role = 'serve' | 'api' | 'vault' | 'worker';
 
+/** The API tells the PSP where to post (PIX_WEBHOOK_URL); a failure is logged, not fatal: `svc pix register-webhook` retries it. */
+function registerProviderNotifications(runtime: Runtime): void {
+  const pix = runtime.deps.providers.PIX;
+  if (!pix?.registerNotifications || !runtime.config.bcbPix?.webhookUrl) return;
+  pix.registerNotifications().then(
+    (detail) => runtime.log.info({ provider: pix.name }, detail),
+    (err: unknown) => runtime.log.warn({ provider: pix.name, err: (err as Error).message }, 'could not register the Pix webhook; run svc pix register-webhook'),
+  );
+}
+
 export async function startRole(runtime: Runtime, role: Role): Promise<{ stop(): Promise<void>; apiUrl?: string }> {
   const { config, log } = runtime;
   const stops: (() => Promise<void>)[] = [];
@@ -41,6 +51,7 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
     const address = await app.listen({ port: config.port, host: config.host });
     apiUrl = `http://localhost:${new URL(address).port}`;
     log.info({ address, env: config.env, database: runtime.database.engine }, 'API listening');
+    registerProviderNotifications(runtime);
     stops.push(() => app.close());
   }
   if (role === 'serve' || role === 'worker') {

@@ -127,6 +127,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     sealer: loadSealer(config),
     internalKey,
     vault: httpVaultClient(config.vaultInternalUrl, internalKey),
+    logger: log,
   };
   let vault: Vault | undefined;
   return {

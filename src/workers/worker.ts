@@ -2,8 +2,9 @@
  * The worker: two loops over the jobs of this folder, one file per job, each
  * a call into the module that owns the behaviour.
  *  - the delivery loop: deliver-webhooks, fast, again at once while batches come back full;
- *  - the maintenance loop, one tick a second: expire-intents, cancel-overdue-transactions,
- *    recover-confirmations, settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
+ *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
+ *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
+ *    settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
  * Every job claims rows with FOR UPDATE SKIP LOCKED (or is a single
  * idempotent statement), so any number of workers can run side by side.
  * A failing job (database down) is logged and retried on the next round.
@@ -14,7 +15,9 @@ import { cancelOverdueTransactions } from './cancel-overdue-transactions.js';
 import { deliverWebhooks, pauseAfterDeliveries } from './deliver-webhooks.js';
 import { eraseExpiredCvvs } from './erase-expired-cvvs.js';
 import { expireIntents } from './expire-intents.js';
+import { processProviderNotifications } from './process-provider-notifications.js';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.js';
+import { reconcileProviderCharges } from './reconcile-provider-charges.js';
 import { recoverConfirmations } from './recover-confirmations.js';
 import { settleReceivables } from './settle-receivables.js';
 import type { Step, StepDeps } from './step.js';
@@ -34,7 +37,17 @@ export interface WorkerOptions extends StepDeps {
 
 /** The maintenance jobs, in the order a tick runs them (tests drive them with a manual clock). */
 export function workerSteps(deps: StepDeps): Step[] {
-  return [expireIntents, cancelOverdueTransactions, recoverConfirmations, settleReceivables, purgeIdempotencyKeys, eraseExpiredCvvs].map((job) => job(deps));
+  return [
+    expireIntents,
+    // Payments the providers report are applied before overdue charges are canceled: a Pix paid in its last second is PAID.
+    processProviderNotifications,
+    reconcileProviderCharges,
+    cancelOverdueTransactions,
+    recoverConfirmations,
+    settleReceivables,
+    purgeIdempotencyKeys,
+    eraseExpiredCvvs,
+  ].map((job) => job(deps));
 }
 
 /** Runs every step once; used by the loop and by tests that move a manual clock. */

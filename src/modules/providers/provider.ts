@@ -144,6 +144,13 @@ export interface PaymentProvider {
   refund(request: RefundRequest): Promise<RefundRecord>;
   /** The current state of a refund asked earlier. */
   findRefund(request: RefundRequest): Promise<RefundRecord | undefined>;
+  /**
+   * Subscribes to the provider's notifications where its API allows it (Pix:
+   * PUT /webhook/{chave} with PIX_WEBHOOK_URL); resolves to what was
+   * registered. Absent where the operator sets it up elsewhere (Cielo's
+   * merchant portal) or nothing is sent (simulated).
+   */
+  registerNotifications?(): Promise<string>;
   /** Proves the configured connection works (credentials accepted, a query answered); resolves to a one-line description, or throws naming the variable to fix. */
   check(): Promise<string>;
 }

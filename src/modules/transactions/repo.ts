@@ -15,6 +15,13 @@ export async function findTransaction(ex: Ex, companyId: string, id: string, for
   return query.executeTakeFirst();
 }
 
+/** The transaction a payment intent made (at most one). */
+export async function findTransactionOfIntent(ex: Ex, paymentIntentId: string, forUpdate = false): Promise<TransactionRow | undefined> {
+  let query = ex.selectFrom('transactions').selectAll().where('payment_intent_id', '=', paymentIntentId);
+  if (forUpdate) query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
 export interface ListFilter {
   limit: number;
   startingAfter?: string | undefined;

@@ -42,6 +42,12 @@ interface OutboxPort {
   record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<string>;
 }
 
+/** What a provider's payment did to its transaction (payFromProvider). */
+export interface ProviderPaymentOutcome {
+  outcome: 'applied' | 'amount_mismatch' | 'already_paid' | 'not_pending' | 'no_transaction';
+  transactionId?: string;
+}
+
 export interface TransactionDeps {
   db: Db;
   clock: Clock;
@@ -161,6 +167,27 @@ export class TransactionService {
       await recorder?.save(trx, view);
       return view;
     });
+  }
+
+  /** The status of the transaction an intent made, if any (reconciliation decides from it what to ask the provider). */
+  async statusOfIntent(paymentIntentId: string): Promise<TransactionRow['status'] | undefined> {
+    return (await repo.findTransactionOfIntent(this.deps.db, paymentIntentId))?.status;
+  }
+
+  /**
+   * A payment the provider confirmed (a Pix received, a boleto paid), in the
+   * caller's database transaction: a PENDING transaction of exactly that
+   * amount becomes PAID (receivables, transaction.paid). Anything else
+   * changes nothing and says why: a different amount, or a transaction no
+   * longer PENDING (paid after it was canceled: money to give back).
+   */
+  async payFromProvider(trx: Transaction<Database>, paymentIntentId: string, amountCents: number, at: Date): Promise<ProviderPaymentOutcome> {
+    const row = await repo.findTransactionOfIntent(trx, paymentIntentId, true);
+    if (!row) return { outcome: 'no_transaction' };
+    if (row.amount_cents !== amountCents) return { outcome: 'amount_mismatch', transactionId: row.id };
+    if (!canMove(row.status)) return { outcome: row.status === 'PAID' ? 'already_paid' : 'not_pending', transactionId: row.id };
+    await this.transition(trx, row, 'PAID', at);
+    return { outcome: 'applied', transactionId: row.id };
   }
 
   /** Cancels up to `limit` unpaid transactions whose payment window closed; returns how many. */

@@ -24,7 +24,7 @@ import { sandboxAuthorizationOfLast4 } from './sandbox-cards.js';
 const SILENT_AMOUNT_CENTS = 50_200;
 
 export class SimulatedProvider implements PaymentProvider {
-  readonly name = 'simulated';
+  readonly name: string = 'simulated';
 
   constructor(
     private readonly db: Db,
@@ -69,23 +69,23 @@ export class SimulatedProvider implements PaymentProvider {
   }
 
   /** Sandbox charges are paid or failed through the sandbox routes, not withdrawn at a provider. */
-  async cancel(): Promise<void> {}
+  async cancel(_reference: string): Promise<void> {}
 
   /** Sandbox payments arrive through POST /v2/sandbox/transactions/{id}/pay, never by reconciliation. */
-  async paymentsOf(): Promise<ReceivedPayment[]> {
+  async paymentsOf(_reference: string): Promise<ReceivedPayment[]> {
     return [];
   }
 
-  async paymentsBetween(): Promise<ReceivedPayment[]> {
+  async paymentsBetween(_from: Date, _to: Date): Promise<ReceivedPayment[]> {
     return [];
   }
 
   /** The sandbox sends no notifications. */
-  notificationClaims(): undefined {
+  notificationClaims(_body: unknown): string[] | undefined {
     return undefined;
   }
 
-  async verifyPayment(): Promise<undefined> {
+  async verifyPayment(_paymentId: string): Promise<ReceivedPayment | undefined> {
     return undefined;
   }
 

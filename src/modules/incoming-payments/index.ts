@@ -1,0 +1,2 @@
+export { IncomingPayments, type ApplyOutcome } from './service.js';
+export { notificationRoutes, NOTIFICATION_PATHS } from './routes.js';
