@@ -14,7 +14,8 @@ a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
 unknown body fields), 401 UNAUTHORIZED / TICKET_EXPIRED, 403 FORBIDDEN, 404 NOT_FOUND (also an id of another company, a
 wrong prefix, an unknown route), 409 INTENT_ALREADY_PROCESSED / INTENT_EXPIRED / IDEMPOTENCY_KEY_IN_USE /
 TRANSACTION_NOT_PENDING, 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
-WEBHOOK_URL_INVALID / WEBHOOK_LIMIT_REACHED / IDEMPOTENCY_KEY_REUSED, 429 RATE_LIMITED (with \`Retry-After\`),
+WEBHOOK_URL_INVALID / WEBHOOK_LIMIT_REACHED / IDEMPOTENCY_KEY_REUSED / PAYMENT_METHOD_UNAVAILABLE (a method the operator
+switched off, on field \`paymentMethod\`), 429 RATE_LIMITED (with \`Retry-After\`),
 500 INTERNAL_ERROR, 502 PROVIDER_ERROR, 503 SERVICE_UNAVAILABLE (with \`Retry-After\`). A path id over 64 characters is
 400 VALIDATION_ERROR on field \`id\`.
 

@@ -111,11 +111,30 @@ export class CardAuthorizer {
       });
     } catch (err) {
       // The acquirer's message only: never the card, which is not in it.
-      if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: err.message };
-      throw err;
+      if (!(err instanceof ProviderUnavailable)) throw err;
+      const found = await this.lookUpSilentOutcome(req);
+      if (!found) return { kind: 'unavailable', reason: err.message };
+      record = found;
     }
     if (!record.approved || !this.pastDeadline(req)) return { kind: 'charged', record };
     return this.reverseLateApproval(req.intentId);
+  }
+
+  /**
+   * The acquirer did not answer the authorization (a timeout, a dropped
+   * connection): its record is read at once, by our reference (Cielo: the
+   * merchant-order query), while the deadline allows. A sale it recorded is
+   * the outcome (one charge, never a second authorization); none, or no
+   * answer, leaves the outcome unknown for the API to resolve.
+   */
+  private async lookUpSilentOutcome(req: AuthorizeRequest): Promise<ChargeRecord | undefined> {
+    if (this.pastDeadline(req)) return undefined;
+    try {
+      return await this.acquirer.findCharge(req.intentId);
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) return undefined;
+      throw err;
+    }
   }
 
   /** An approval answered after the deadline: the API has recorded (or will record) FAILED, so it must not stand. */
