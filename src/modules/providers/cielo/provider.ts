@@ -236,16 +236,16 @@ export class CieloProvider implements PaymentProvider {
       found = ((answer.body as { Payments?: unknown[] } | undefined)?.Payments ?? []).length;
     } catch (err) {
       if (err instanceof CieloError && (err.statusCode === 401 || err.statusCode === 403)) {
-        throw new Error(`cielo: the credentials were refused (${err.statusCode}): check CIELO_MERCHANT_ID and CIELO_MERCHANT_KEY`);
+        throw new Error(`cielo: the credentials were refused (${err.statusCode}): check CIELO_MERCHANT_ID and CIELO_MERCHANT_KEY`, { cause: err });
       }
-      if (err instanceof ProviderUnavailable) throw new Error(`cielo: the query base did not answer, check CIELO_QUERY_URL (${err.message})`);
-      throw new Error(`cielo: the query base refused the check, check CIELO_QUERY_URL: ${(err as Error).message}`);
+      if (err instanceof ProviderUnavailable) throw new Error(`cielo: the query base did not answer, check CIELO_QUERY_URL (${err.message})`, { cause: err });
+      throw new Error(`cielo: the query base refused the check, check CIELO_QUERY_URL: ${(err as Error).message}`, { cause: err });
     }
     try {
       // Any HTTP answer proves the transactional base is reachable; nothing is created.
       await this.client.call({ base: 'api', method: 'GET', path: '/1/sales/', accept: 'any' });
     } catch (err) {
-      throw new Error(`cielo: the transactional base did not answer, check CIELO_API_URL (${(err as Error).message})`);
+      throw new Error(`cielo: the transactional base did not answer, check CIELO_API_URL (${(err as Error).message})`, { cause: err });
     }
     return `cielo: credentials accepted, query answered (${found} sale(s) for the check order)`;
   }
