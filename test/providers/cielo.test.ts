@@ -215,6 +215,18 @@ for (const engine of engines()) {
       await rejectsWith(provider.refund({ reference: req.reference, refundId: 'rf_3', amountCents: 1 }), (err) => /Cielo refused/.test(err.message));
     });
 
+    test('reverse after a partial refund voids what is left', async () => {
+      const req = cardAuth('4111111111111111', { amountCents: 9_000 });
+      const record = await provider.authorizeCard(req);
+      assert.equal((await provider.refund({ reference: req.reference, refundId: 'rf_p', amountCents: 1_000 })).status, 'SUCCEEDED');
+      assert.equal((await provider.findCharge(req.reference))?.reversedAt, undefined);
+      const reversed = await provider.reverse(req.reference);
+      assert.ok(reversed?.reversedAt);
+      assert.equal(cielo.sale(record.providerId)!.Payment.Status, 10);
+      assert.equal(cielo.sale(record.providerId)!.Payment.VoidedAmount, 9_000);
+      assert.equal(cielo.requests.filter((r) => r.method === 'PUT').at(-1)!.url, `/api/1/sales/${record.providerId}/void`);
+    });
+
     test('check: accepted credentials, refused ones name the variables, an unreachable base names its URL', async () => {
       assert.match(await provider.check(), /^cielo: credentials accepted, query answered/);
       const wrongKey = otherProvider({ merchantKey: 'WRONG-' + MERCHANT_KEY });

@@ -162,10 +162,10 @@ export class CieloProvider implements PaymentProvider {
     return record;
   }
 
+  /** Without an amount Cielo voids all that is left of the sale (after any partial refund). */
   private async void(sale: CieloSale, amountCents?: number): Promise<VoidAnswer> {
     const id = encodeURIComponent(sale.Payment?.PaymentId ?? '');
-    const amount = amountCents ?? sale.Payment?.Amount;
-    const query = amount === undefined ? '' : `?amount=${amount}`;
+    const query = amountCents === undefined ? '' : `?amount=${amountCents}`;
     const answer = await this.client.call({ base: 'api', method: 'PUT', path: `/1/sales/${id}/void${query}` });
     return (answer.body ?? {}) as VoidAnswer;
   }
