@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { CieloProvider } from './cielo/index.js';
 import type { ChargeMethod, PaymentProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/simulated.js';
 
@@ -21,11 +22,21 @@ export interface ConnectorDeps {
 }
 
 export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'cielo'>, deps: ConnectorDeps): Providers {
-  const simulated = new SimulatedProvider(deps.db, deps.clock);
+  // One instance per connector: Cielo serving cards and boletos is one client.
+  const connectors = new Map<string, PaymentProvider>();
+  const connector = (name: string): PaymentProvider => {
+    let provider = connectors.get(name);
+    if (!provider) {
+      if (name === 'simulated') provider = new SimulatedProvider(deps.db, deps.clock);
+      else if (name === 'cielo') provider = new CieloProvider(config.cielo!, deps);
+      else throw new Error(`no connector named ${name}`);
+      connectors.set(name, provider);
+    }
+    return provider;
+  };
   const providers: Providers = {};
   const choose = (method: ChargeMethod, name: string) => {
-    if (name === 'simulated') providers[method] = simulated;
-    else if (name !== 'disabled') throw new Error(`no connector named ${name}`);
+    if (name !== 'disabled') providers[method] = connector(name);
   };
   choose('PIX', config.providers.pix);
   choose('CREDIT_CARD', config.providers.card);

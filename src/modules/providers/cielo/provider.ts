@@ -73,7 +73,17 @@ export class CieloProvider implements PaymentProvider {
     } else {
       await rememberCharge(this.db, { reference: req.reference, provider: PROVIDER, method: 'CREDIT_CARD', providerKey: merchantOrderId, amountCents: req.amountCents, at: this.clock.now() });
     }
-    const answer = await this.client.call({ base: 'api', method: 'POST', path: '/1/sales/', body, timeoutMs: AUTHORIZE_TIMEOUT_MS });
+    let answer;
+    try {
+      answer = await this.client.call({ base: 'api', method: 'POST', path: '/1/sales/', body, timeoutMs: AUTHORIZE_TIMEOUT_MS });
+    } catch (err) {
+      // Cielo refused the request itself (a card field it does not accept): no sale was made, the buyer sees a refusal.
+      // Refused credentials (401, 403) are the operator's to fix: a plain error, loud in the logs.
+      if (err instanceof CieloError && err.statusCode !== 401 && err.statusCode !== 403) {
+        return { reference: req.reference, providerId: merchantOrderId, approved: false, refusalCode: 'request_refused', refusalMessage: 'The card acquirer refused the payment request.', card };
+      }
+      throw err;
+    }
     return this.answered(req.reference, answer.body as CieloSale, card);
   }
 
