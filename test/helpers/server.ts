@@ -189,11 +189,11 @@ export function childEnv(deployment: Deployment, extra: Record<string, string>):
   return { ...env, ...extra };
 }
 
-export async function runCli(deployment: Deployment, args: string[]): Promise<CliResult> {
+export async function runCli(deployment: Deployment, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [...SVC_ARGS, ...args], {
       cwd: REPO_ROOT,
-      env: childEnv(deployment, {}),
+      env: childEnv(deployment, env),
       // As long as a server may take to start: an operator command opens the same database.
       timeout: READY_TIMEOUT_MS,
     });
