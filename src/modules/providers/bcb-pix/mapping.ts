@@ -13,7 +13,7 @@ export const E2EID_PATTERN = /^[a-zA-Z0-9]{32}$/;
 export const DEVOLUCAO_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
 
 /** The longest amount the standard's `\d{1,10}\.\d{2}` allows. */
-const MAX_CENTS = 99_999_999_999_99;
+const MAX_CENTS = 999_999_999_999;
 
 /**
  * The txid of a transaction: its id without the underscore (`trx_01jd…` →
