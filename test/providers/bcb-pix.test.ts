@@ -12,7 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { ConfigError, type BcbPixConfig } from '../../src/config.js';
-import { systemClock } from '../../src/lib/clock.js';
+import { Agent, request as undiciRequest } from 'undici';
+import { ManualClock, systemClock } from '../../src/lib/clock.js';
 import { ProviderUnavailable, type ChargeRequest } from '../../src/modules/providers/provider.js';
 import { BcbPixProvider } from '../../src/modules/providers/bcb-pix/index.js';
 import { centsToDecimal, claimedEndToEndIds, decimalToCents, devedorOf, devolucaoIdOf, txidOf } from '../../src/modules/providers/bcb-pix/mapping.js';
@@ -327,6 +328,49 @@ for (const engine of engines()) {
         provider.authorizeCard({ reference: 'pi_x', amountCents: 100, installments: 1, card: { number: '4111111111111111', cvv: '123', expMonth: 1, expYear: 2030, holderName: 'X', brand: 'visa', last4: '1111' } }),
       );
       assert.match(error.message, /does not authorize cards/);
+    });
+
+    test('a token is fetched again a minute before it expires', async () => {
+      const clock = new ManualClock(new Date());
+      const p = new BcbPixProvider(configFor(), { db: db.db, clock, extraCa: ca.ca });
+      providers.push(p);
+      const request = charge();
+      const tokens = psp.tokenRequests;
+      await p.register(request);
+      clock.advance(3600_000 - 61_000);
+      await p.findCharge(request.reference);
+      assert.equal(psp.tokenRequests, tokens + 1);
+      clock.advance(2_000);
+      await p.findCharge(request.reference);
+      assert.equal(psp.tokenRequests, tokens + 2);
+    });
+
+    test('the stand-in answers 400 to a request that breaks the document, and records it', async () => {
+      const agent = new Agent({ connect: { cert: ca.client.cert, key: ca.client.key, ca: ca.ca } });
+      try {
+        const form = await undiciRequest(psp.oauthUrl, {
+          method: 'POST',
+          dispatcher: agent,
+          headers: { authorization: `Basic ${Buffer.from(`${CLIENT_ID}:${CLIENT_SECRET}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'grant_type=client_credentials',
+        });
+        const { access_token: token } = (await form.body.json()) as { access_token: string };
+        const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+        const before = psp.violations.length;
+        const badCob = await undiciRequest(`${psp.apiUrl}/cob/${txidOf(trxId())}`, { method: 'PUT', dispatcher: agent, headers, body: JSON.stringify({ calendario: { expiracao: 60 }, valor: { original: '12.3' }, chave: PIX_KEY }) });
+        assert.equal(badCob.statusCode, 400);
+        assert.match(badCob.headers['content-type'] as string, /problem\+json/);
+        await badCob.body.dump();
+        const badDate = await undiciRequest(`${psp.apiUrl}/pix?inicio=yesterday&fim=2026-11-24T00:00:00Z`, { dispatcher: agent, headers });
+        assert.equal(badDate.statusCode, 400);
+        await badDate.body.dump();
+        const found = psp.violations.splice(before);
+        assert.equal(found.length, 2, found.join('\n'));
+        assert.match(found[0]!, /PUT \/cob\/\{txid\}.*valor/);
+        assert.match(found[1]!, /GET \/pix.*inicio/);
+      } finally {
+        await agent.close();
+      }
     });
 
     test('no thrown message carries the client secret or a token', () => {

@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import * as ajvFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { buildDynamicBrCode } from '../../src/modules/pix/br-code.js';
 import type { TestCa } from '../helpers/test-ca.js';
@@ -29,6 +30,8 @@ const API_ROOT = '/api/v2';
 const ERROR_TYPE = 'https://pix.bcb.gov.br/api/v2/error/';
 /** The PSP's ISPB, in every endToEndId it issues. */
 const ISPB = '12345678';
+// ajv-formats is CommonJS; under ESM its function arrives as the `default` export (as in src/http/validation.ts).
+const addFormats = ajvFormats.default as unknown as <T>(ajv: T) => T;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 type Json = Record<string, unknown>;
@@ -115,7 +118,19 @@ let specApi: Promise<OpenAPIBackend> | undefined;
 /** One validator per process: compiling the document's schemas takes a while. */
 function validator(): Promise<OpenAPIBackend> {
   specApi ??= (async () => {
-    const api = new OpenAPIBackend({ definition: loadSpec(), apiRoot: '/', strict: false, quick: false, validate: true, coerceTypes: true });
+    // Formats (date-time, uri, …) are checked too: openapi-backend ignores them unless given.
+    const api = new OpenAPIBackend({
+      definition: loadSpec(),
+      apiRoot: '/',
+      strict: false,
+      quick: false,
+      validate: true,
+      coerceTypes: true,
+      customizeAjv: (ajv) => {
+        addFormats(ajv);
+        return ajv;
+      },
+    });
     await api.init();
     return api;
   })();
