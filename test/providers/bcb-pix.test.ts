@@ -224,7 +224,11 @@ for (const engine of engines()) {
       const claims = provider.notificationClaims(forged);
       assert.deepEqual(claims, ['E99999999202611240000ABCDEFGHIJK']);
       assert.equal(await provider.verifyPayment(claims![0]!), undefined);
-      assert.equal(await psp.postNotification(forged), 200);
+      assert.equal(await psp.postNotification(forged, undefined, true), 200);
+      // Checked as a genuine one, the forged body breaks the callback schema (its txid is too short): proof the check runs.
+      const before = psp.violations.length;
+      await psp.postNotification(forged);
+      assert.match(psp.violations.splice(before).join(), /^notification: \/pix\/0\/txid/);
     });
 
     test('paymentsBetween follows the pages and keeps only our charges', async () => {
@@ -309,7 +313,11 @@ for (const engine of engines()) {
       assert.match(wrongSecret.message, /PIX_CLIENT_ID/);
       assert.match(wrongSecret.message, /PIX_CLIENT_SECRET/);
       assert.ok(!wrongSecret.message.includes('wrong-secret-value'));
+      const refusals = psp.tlsRefusals;
+      const tokens = psp.tokenRequests;
       const stranger = await rejection(connector({}, ca.stranger).check());
+      assert.ok(psp.tlsRefusals > refusals, 'refused in the TLS handshake');
+      assert.equal(psp.tokenRequests, tokens, 'no HTTP request got through');
       assert.match(stranger.message, /PIX_CERT_FILE/);
       assert.match(stranger.message, /PIX_KEY_FILE/);
       const nowhere = await rejection(connector({ oauthUrl: 'https://127.0.0.1:1/oauth/token' }).check());

@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
+import { Ajv } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import YAML from 'yaml';
 import { buildDynamicBrCode } from '../../src/modules/pix/br-code.js';
@@ -76,6 +77,8 @@ export interface LocalPsp {
   cobs: Map<string, CobState>;
   /** Token requests received (each one with a valid client certificate). */
   tokenRequests: number;
+  /** TLS handshakes refused (a client certificate the test CA did not issue, or none). */
+  tlsRefusals: number;
   /** API requests received: method, path (below the API root), parsed body. */
   requests: { method: string; path: string; body: unknown }[];
   /** Requests and responses that broke the OpenAPI document. */
@@ -84,7 +87,8 @@ export interface LocalPsp {
   issuedTokens: string[];
   revokeTokens(): void;
   pay(txid: string, opts?: { amountDecimal?: string; notify?: boolean; deliverTo?: string }): Promise<string>;
-  postNotification(body: unknown, to?: string): Promise<number>;
+  /** Posts a notification; one not `forged` is checked against the webhook callback's body schema. */
+  postNotification(body: unknown, to?: string, forged?: boolean): Promise<number>;
   /** 'status503': the API answers 503; 'destroy': it closes the socket without answering; 'off': normal. */
   failing(mode: 'off' | 'status503' | 'destroy'): void;
   /** The API stops answering: requests are held open until `silent(false)` or close. */
@@ -112,6 +116,21 @@ function loadSpec(): Document {
     }
   }
   return doc as unknown as Document;
+}
+
+/**
+ * The webhook callback's body (requestBodies.WebhookPixBody): openapi-backend
+ * validates operations, not callbacks, so this one is compiled with Ajv.
+ */
+function compileNotificationSchema(doc: Document): (body: unknown) => { valid: boolean; errors: string } {
+  const ajv = addFormats(new Ajv({ strict: false, validateSchema: false }));
+  ajv.addSchema({ components: doc.components } as object, 'spec');
+  const validate = ajv.getSchema('spec#/components/requestBodies/WebhookPixBody/content/application~1json/schema');
+  if (!validate) throw new Error('WebhookPixBody not found in the document');
+  return (body) => {
+    const valid = validate(body) === true;
+    return { valid, errors: (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`).join('; ') };
+  };
 }
 
 let specApi: Promise<OpenAPIBackend> | undefined;
@@ -163,6 +182,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp> {
   const api = await validator();
+  const notificationSchema = compileNotificationSchema(api.definition);
   const ttl = options.tokenTtlSeconds ?? 3600;
   const pageSize = options.pageSize ?? 100;
   const validTokens = new Set<string>();
@@ -180,6 +200,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
     oauthUrl: '',
     cobs: new Map(),
     tokenRequests: 0,
+    tlsRefusals: 0,
     requests: [],
     violations: [],
     issuedTokens: [],
@@ -198,7 +219,9 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
       }
       return pix.endToEndId;
     },
-    postNotification: async (body, to) => {
+    postNotification: async (body, to, forged = false) => {
+      const checked = notificationSchema(body);
+      if (!checked.valid && !forged) psp.violations.push(`notification: ${checked.errors}`);
       const target = to ?? options.notifyTo ?? (webhook ? `${webhook.webhookUrl}/pix` : undefined);
       if (!target) throw new Error('no webhook registered and no notifyTo');
       const res = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -424,7 +447,9 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
-  server.on('tlsClientError', () => {});
+  server.on('tlsClientError', () => {
+    psp.tlsRefusals++;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   psp.apiUrl = `https://127.0.0.1:${port}${API_ROOT}`;
