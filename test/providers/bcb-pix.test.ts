@@ -308,6 +308,30 @@ for (const engine of engines()) {
       assert.ok(await provider.findCharge(request.reference));
     });
 
+    test('a silent PSP times out as ProviderUnavailable', async () => {
+      const quick = new BcbPixProvider(configFor(), { db: db.db, clock: systemClock, extraCa: ca.ca }, { timeoutMs: 300 });
+      providers.push(quick);
+      const request = charge();
+      await quick.register(request);
+      psp.silent(true);
+      try {
+        const started = Date.now();
+        const error = await rejection(quick.findCharge(request.reference));
+        assert.ok(error instanceof ProviderUnavailable, error.message);
+        assert.ok(Date.now() - started < 3000);
+      } finally {
+        psp.silent(false);
+      }
+    });
+
+    test('concurrent calls share one token request', async () => {
+      const fresh = connector();
+      const tokens = psp.tokenRequests;
+      const requests = [charge(), charge(), charge()];
+      await Promise.all(requests.map((r) => fresh.register(r)));
+      assert.equal(psp.tokenRequests, tokens + 1);
+    });
+
     test('check() names the variable to fix', async () => {
       const wrongSecret = await rejection(connector({ clientSecret: 'wrong-secret-value' }).check());
       assert.match(wrongSecret.message, /PIX_CLIENT_ID/);

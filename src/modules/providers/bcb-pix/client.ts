@@ -66,16 +66,27 @@ function errorCode(error: unknown): string {
   return 'UNKNOWN';
 }
 
+export interface PixHttpOptions {
+  /** Connect, headers and body timeout of each call; PIX_TIMEOUT_MS unless a test wants a shorter one. */
+  timeoutMs?: number;
+}
+
 export class PixHttpClient {
   private readonly agent: Agent;
+  private readonly timeoutMs: number;
   private token: { value: string; until: number } | undefined;
+  /** A token request under way, shared by the calls that need one meanwhile (one request, not one per call). */
+  private pendingToken: Promise<string> | undefined;
+  /** The client secret and the last tokens: never let into a message. */
   private readonly secrets: string[];
 
   constructor(
     private readonly config: BcbPixConfig,
     private readonly clock: Clock,
     extraCa?: string,
+    options: PixHttpOptions = {},
   ) {
+    this.timeoutMs = options.timeoutMs ?? PIX_TIMEOUT_MS;
     const cert = readPem(config.certFile, 'PIX_CERT_FILE');
     const key = readPem(config.keyFile, 'PIX_KEY_FILE');
     const extra = [config.caFile ? readPem(config.caFile, 'PIX_CA_FILE') : undefined, extraCa].filter((pem): pem is string => pem !== undefined);
@@ -87,14 +98,14 @@ export class PixHttpClient {
       const reason = error instanceof Error ? error.message : 'invalid';
       throw new ConfigError('PIX_CERT_FILE', `the certificate in PIX_CERT_FILE and the key in PIX_KEY_FILE do not make a client certificate (${reason})`);
     }
-    this.agent = new Agent({ connect: { cert, key, ca, timeout: PIX_TIMEOUT_MS }, headersTimeout: PIX_TIMEOUT_MS, bodyTimeout: PIX_TIMEOUT_MS });
+    this.agent = new Agent({ connect: { cert, key, ca, timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
     this.secrets = [config.clientSecret];
   }
 
   /** Removes the client secret and any token from a text before it reaches a message. */
   scrub(text: string): string {
     let out = text;
-    for (const secret of [...this.secrets, this.token?.value]) {
+    for (const secret of this.secrets) {
       if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
     }
     return out;
@@ -103,7 +114,7 @@ export class PixHttpClient {
   private async send(stage: PixStage, url: string, method: 'GET' | 'PUT' | 'PATCH' | 'POST', headers: Record<string, string>, body?: string): Promise<PixResponse> {
     let res;
     try {
-      res = await request(url, { method, headers, body, dispatcher: this.agent, headersTimeout: PIX_TIMEOUT_MS, bodyTimeout: PIX_TIMEOUT_MS });
+      res = await request(url, { method, headers, body, dispatcher: this.agent, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
     } catch (error) {
       const code = errorCode(error);
       throw new PixTransportError(stage, code, `the PSP did not answer ${method} ${new URL(url).pathname} (${code})`);
@@ -131,8 +142,15 @@ export class PixHttpClient {
 
   /** The cached token, or a new one (client credentials, HTTP Basic, over the same mTLS agent). */
   async accessToken(fresh = false): Promise<string> {
+    if (!fresh && this.token && this.clock.now().getTime() < this.token.until) return this.token.value;
+    this.pendingToken ??= this.fetchToken().finally(() => {
+      this.pendingToken = undefined;
+    });
+    return this.pendingToken;
+  }
+
+  private async fetchToken(): Promise<string> {
     const now = this.clock.now().getTime();
-    if (!fresh && this.token && now < this.token.until) return this.token.value;
     const basic = Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64');
     const res = await this.send('token', this.config.oauthUrl, 'POST', { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, 'grant_type=client_credentials');
     if (res.status === 400 || res.status === 401 || res.status === 403) throw new PixCredentialsRefused(res.status);
@@ -140,8 +158,13 @@ export class PixHttpClient {
     if (res.status !== 200 || !isRecord(body) || typeof body.access_token !== 'string' || body.access_token.length === 0) {
       throw new Error(`the PSP's token endpoint answered ${res.status} without a token`);
     }
-    const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : 300;
-    this.token = { value: body.access_token, until: now + Math.max(0, expiresIn * 1000 - TOKEN_MARGIN_MS) };
+    // Some PSPs send expires_in as a string of digits.
+    const expiresIn = Number(body.expires_in);
+    const seconds = Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 300;
+    this.token = { value: body.access_token, until: now + Math.max(0, seconds * 1000 - TOKEN_MARGIN_MS) };
+    // Keep the secret and the last few tokens (an old one may still be echoed in an answer).
+    this.secrets.push(body.access_token);
+    if (this.secrets.length > 6) this.secrets.splice(1, 1);
     return this.token.value;
   }
 

@@ -17,7 +17,7 @@ import type {
 } from '../provider.js';
 import { findChargeByProviderKey, findChargeRow, rememberCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
-import { PixCredentialsRefused, PixHttpClient, PixTransportError } from './client.js';
+import { PixCredentialsRefused, PixHttpClient, PixTransportError, type PixHttpOptions } from './client.js';
 import {
   centsToDecimal,
   claimedEndToEndIds,
@@ -48,11 +48,13 @@ export class BcbPixProvider implements PaymentProvider {
   readonly name = PROVIDER;
   private readonly http: PixHttpClient;
 
+  /** `options.timeoutMs`: shorter timeouts for tests; production uses PIX_TIMEOUT_MS. */
   constructor(
     private readonly config: BcbPixConfig,
     private readonly deps: ConnectorDeps,
+    options: PixHttpOptions = {},
   ) {
-    this.http = new PixHttpClient(config, deps.clock, deps.extraCa);
+    this.http = new PixHttpClient(config, deps.clock, deps.extraCa, options);
   }
 
   async register(request: ChargeRequest): Promise<ChargeRecord> {
@@ -74,6 +76,7 @@ export class BcbPixProvider implements PaymentProvider {
       amountCents: request.amountCents,
       at: this.deps.clock.now(),
     });
+    if (row.provider !== PROVIDER) throw new Error(`${PROVIDER}: reference ${request.reference} is already registered with ${row.provider}`);
     const txid = row.provider_key;
     const path = `/cob/${txid}`;
     const res = await this.http.call('PUT', path, body);
