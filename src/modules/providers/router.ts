@@ -7,6 +7,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { BcbPixProvider } from './bcb-pix/index.js';
 import { CieloProvider } from './cielo/index.js';
 import type { ChargeMethod, PaymentProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/simulated.js';
@@ -28,6 +29,7 @@ export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'ci
     let provider = connectors.get(name);
     if (!provider) {
       if (name === 'simulated') provider = new SimulatedProvider(deps.db, deps.clock);
+      else if (name === 'bcb-api-pix') provider = new BcbPixProvider(config.bcbPix!, deps);
       else if (name === 'cielo') provider = new CieloProvider(config.cielo!, deps);
       else throw new Error(`no connector named ${name}`);
       connectors.set(name, provider);

@@ -208,6 +208,12 @@ export class BcbPixProvider implements PaymentProvider {
     if (res.status !== 200 && res.status !== 201 && res.status !== 204) throw this.http.refusal('PUT', '/webhook', res);
   }
 
+  /** The interface's name for registerWebhook (`svc pix register-webhook`, and the API at start). */
+  async registerNotifications(): Promise<string> {
+    await this.registerWebhook();
+    return `${PROVIDER}: PSP notifications go to ${this.config.webhookUrl}/pix`;
+  }
+
   /** Releases the connections (tests, shutdown). */
   async close(): Promise<void> {
     await this.http.close();
