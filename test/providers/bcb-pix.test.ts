@@ -285,6 +285,23 @@ for (const engine of engines()) {
       await rejection(provider.refund({ ...refund, paymentId: undefined }));
     });
 
+    test('a devolução the PSP could not make is FAILED with its motivo; one above the Pix is refused with the PSP\'s words', async () => {
+      const request = charge();
+      const { providerId } = await provider.register(request);
+      const e2e = await psp.pay(providerId, { notify: false });
+      const refund = { reference: request.reference, refundId: 'rfd_01failing', amountCents: 1000, paymentId: e2e };
+      psp.refuseRefunds('Conta do pagador encerrada');
+      try {
+        assert.equal((await provider.refund(refund)).status, 'PENDING');
+        assert.deepEqual(await provider.findRefund(refund), { refundId: 'rfd_01failing', status: 'FAILED', providerId: (await provider.findRefund(refund))?.providerId, failureReason: 'Conta do pagador encerrada' });
+      } finally {
+        psp.refuseRefunds(undefined);
+      }
+      const tooMuch = await rejection(provider.refund({ ...refund, refundId: 'rfd_01toomuch', amountCents: 99_999 }));
+      assert.ok(!(tooMuch instanceof ProviderUnavailable));
+      assert.match(tooMuch.message, /400 Devolução inválida\.: A devolução excederia o valor do Pix\./);
+    });
+
     test('registerWebhook sets the PSP\'s webhook; without PIX_WEBHOOK_URL it names the variable', async () => {
       await provider.registerWebhook();
       assert.ok(psp.requests.some((r) => r.method === 'PUT' && r.path === `/webhook/${encodeURIComponent(PIX_KEY)}`));

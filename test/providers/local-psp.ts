@@ -93,8 +93,10 @@ export interface LocalPsp {
   failing(mode: 'off' | 'status503' | 'destroy'): void;
   /** The API stops answering: requests are held open until `silent(false)` or close. */
   silent(on: boolean): void;
-  /** Every devolução EM_PROCESSAMENTO becomes DEVOLVIDO. */
+  /** Every devolução EM_PROCESSAMENTO becomes DEVOLVIDO (or NAO_REALIZADO, see refuseRefunds). */
   settleRefunds(): void;
+  /** Devoluções settled from now on fail (NAO_REALIZADO with this `motivo`); undefined: they succeed. */
+  refuseRefunds(motivo: string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -193,6 +195,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
   let silent = false;
   let webhook: { webhookUrl: string; criacao: string } | undefined;
   let nextLocId = 1;
+  let refundRefusal: string | undefined;
   let port = 0;
 
   const psp: LocalPsp = {
@@ -235,6 +238,9 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
       silent = on;
       if (!on) for (const res of held.splice(0)) res.destroy();
     },
+    refuseRefunds: (motivo) => {
+      refundRefusal = motivo;
+    },
     settleRefunds: () => {
       for (const pix of pixes.values()) for (const d of pix.devolucoes) settle(d);
     },
@@ -247,6 +253,11 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
 
   function settle(devolucao: Json): void {
     if (devolucao.status !== 'EM_PROCESSAMENTO') return;
+    if (refundRefusal !== undefined) {
+      devolucao.status = 'NAO_REALIZADO';
+      devolucao.motivo = refundRefusal;
+      return;
+    }
     devolucao.status = 'DEVOLVIDO';
     (devolucao.horario as Json).liquidacao = new Date().toISOString();
   }
@@ -328,7 +339,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
         if (!pix) return problem(404, 'PixNaoEncontrado', 'Pix não encontrado.');
         if (pix.devolucoes.some((d) => d.id === params.id)) return problem(400, 'PixDevolucaoInvalida', 'Devolução inválida.', 'O id já foi utilizado por outra devolução deste Pix.');
         const asked = decimalCents(String(body.valor));
-        const done = pix.devolucoes.reduce((sum, d) => sum + decimalCents(String(d.valor)), 0);
+        const done = pix.devolucoes.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + decimalCents(String(d.valor)), 0);
         if (asked + done > decimalCents(pix.valor)) return problem(400, 'PixDevolucaoInvalida', 'Devolução inválida.', 'A devolução excederia o valor do Pix.');
         const devolucao: Json = { id: params.id, rtrId: `D${ISPB}${new Date().toISOString().replace(/[-:T]/g, '').slice(0, 12)}${randomAlnum(11)}`, valor: body.valor, horario: { solicitacao: new Date().toISOString() }, status: 'EM_PROCESSAMENTO' };
         pix.devolucoes.push(devolucao);
