@@ -135,7 +135,7 @@ describe('production through the local PSP and the local Cielo', () => {
     const trx = await pixSale(15_990);
     const cob = psp.cobs.get(txidOf(trx.id));
     assert.ok(cob, 'the cob is the transaction id without its underscore');
-    assert.equal(cob.body.valor.original, '159.90');
+    assert.equal((cob.body.valor as Json).original, '159.90');
     assert.equal(trx.paymentDetails.pix.qrCode, cob.pixCopiaECola, "the buyer pays the PSP's copia e cola");
     assert.ok(trx.paymentDetails.pix.qrCodeImageBase64.length > 100);
     await psp.pay(txidOf(trx.id));
@@ -188,7 +188,7 @@ describe('production through the local PSP and the local Cielo', () => {
     assert.equal(approved.body.status, 'PAID');
     assert.deepEqual(approved.body.paymentDetails.card, { brand: 'visa', last4: '1111' });
     assert.equal(cielo.salesCount(merchantOrderIdOf(approved.intent.id)), 1);
-    const refused = await cardSale('4111111111110002');
+    const refused = await cardSale('4111113111110002');
     assert.equal(refused.status, 201, JSON.stringify(refused.body));
     assert.equal(refused.body.status, 'FAILED');
     assert.equal(refused.body.paymentDetails.card.refusalCode, '51');
