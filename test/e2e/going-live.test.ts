@@ -31,6 +31,25 @@ const PSP_CLIENT = { clientId: 'svc-e2e', clientSecret: `psp-${randomUUID()}`, p
 const CIELO_MERCHANT = { merchantId: randomUUID(), merchantKey: randomBytes(30).toString('base64url').slice(0, 40) };
 const key32 = () => randomBytes(32).toString('base64');
 
+/** A production environment (its three keys) whose Pix goes to the local PSP with the client certificate it trusts. */
+function productionWithPsp(ca: TestCa, psp: LocalPsp): Record<string, string> {
+  return {
+    SVC_ENV: 'production',
+    WEBHOOK_SECRETS_KEY: key32(),
+    VAULT_MASTER_KEY: key32(),
+    INTERNAL_KEY: key32(),
+    PIX_PROVIDER: 'bcb-api-pix',
+    PIX_API_URL: psp.apiUrl,
+    PIX_OAUTH_URL: psp.oauthUrl,
+    PIX_CLIENT_ID: PSP_CLIENT.clientId,
+    PIX_CLIENT_SECRET: PSP_CLIENT.clientSecret,
+    PIX_CERT_FILE: ca.client.certFile,
+    PIX_KEY_FILE: ca.client.keyFile,
+    PIX_CA_FILE: ca.caFile,
+    PIX_KEY: PSP_CLIENT.pixKey,
+  };
+}
+
 /** Polls `read` every 250 ms until `done` holds or `ms` pass; answers the last value read. */
 async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
   const until = Date.now() + ms;
@@ -61,19 +80,7 @@ describe('production through the local PSP and the local Cielo', () => {
     psp = await startLocalPsp({ ca, ...PSP_CLIENT, notifyTo: `${url}/v2/provider-notifications/bcb-api-pix/pix` });
     cielo = await startLocalCielo({ ca, ...CIELO_MERCHANT, notifyTo: `${url}/v2/provider-notifications/cielo` });
     env = {
-      SVC_ENV: 'production',
-      WEBHOOK_SECRETS_KEY: key32(),
-      VAULT_MASTER_KEY: key32(),
-      INTERNAL_KEY: key32(),
-      PIX_PROVIDER: 'bcb-api-pix',
-      PIX_API_URL: psp.apiUrl,
-      PIX_OAUTH_URL: psp.oauthUrl,
-      PIX_CLIENT_ID: PSP_CLIENT.clientId,
-      PIX_CLIENT_SECRET: PSP_CLIENT.clientSecret,
-      PIX_CERT_FILE: ca.client.certFile,
-      PIX_KEY_FILE: ca.client.keyFile,
-      PIX_CA_FILE: ca.caFile,
-      PIX_KEY: PSP_CLIENT.pixKey,
+      ...productionWithPsp(ca, psp),
       PIX_WEBHOOK_URL: `https://127.0.0.1:${port}/v2/provider-notifications/bcb-api-pix`,
       CARD_PROVIDER: 'cielo',
       BOLETO_PROVIDER: 'cielo',
@@ -227,19 +234,7 @@ describe('operators: svc providers check, and the simulated provider refused in 
     const deployment = await createDeployment();
     try {
       const env = {
-        SVC_ENV: 'production',
-        WEBHOOK_SECRETS_KEY: key32(),
-        VAULT_MASTER_KEY: key32(),
-        INTERNAL_KEY: key32(),
-        PIX_PROVIDER: 'bcb-api-pix',
-        PIX_API_URL: psp.apiUrl,
-        PIX_OAUTH_URL: psp.oauthUrl,
-        PIX_CLIENT_ID: PSP_CLIENT.clientId,
-        PIX_CLIENT_SECRET: PSP_CLIENT.clientSecret,
-        PIX_CERT_FILE: ca.client.certFile,
-        PIX_KEY_FILE: ca.client.keyFile,
-        PIX_CA_FILE: ca.caFile,
-        PIX_KEY: PSP_CLIENT.pixKey,
+        ...productionWithPsp(ca, psp),
         CARD_PROVIDER: 'disabled',
         BOLETO_PROVIDER: 'disabled',
       };
@@ -251,7 +246,7 @@ describe('operators: svc providers check, and the simulated provider refused in 
       assert.equal(wrongSecret.code, 1);
       assert.match(wrongSecret.stdout, /PIX FAIL|PIX\s+bcb-api-pix\s+FAIL/);
       assert.match(wrongSecret.stdout, /PIX_CLIENT_SECRET|PIX_CLIENT_ID/);
-      assert.ok(!wrongSecret.stdout.includes('wrong') || !/secret.*wrong/i.test(wrongSecret.stdout), 'the secret is not printed');
+      assert.ok(!wrongSecret.stdout.includes(PSP_CLIENT.clientSecret), 'no secret is printed');
       const stranger = await runCli(deployment, ['providers', 'check'], { ...env, PIX_CERT_FILE: ca.stranger.certFile, PIX_KEY_FILE: ca.stranger.keyFile });
       assert.equal(stranger.code, 1);
       assert.match(stranger.stdout, /PIX_CERT_FILE|PIX_KEY_FILE/);

@@ -77,6 +77,12 @@ for (const engine of engines()) {
     };
     const transaction = async (id: string): Promise<Json> => (await t.call({ method: 'GET', url: `/v2/transactions/${id}` })).json();
     const eventTypes = async (id: string) => (await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', id).execute()).map((r) => r.type).sort();
+    /** The row a real connector writes when it registers a charge (the scripted provider does not). */
+    const rememberAtProvider = (trx: Json) =>
+      t.db.db
+        .insertInto('provider_charges')
+        .values({ reference: trx.paymentIntentId, provider: 'bcb-api-pix', method: 'PIX', provider_key: trx.id.replace('_', ''), transaction_id: trx.id, amount_cents: trx.amountCents, created_at: t.clock.now() })
+        .execute();
     const notify = (body: unknown) => t.app.inject({ method: 'POST', url: NOTIFY, payload: body as Json });
 
     test('a notification is answered at once without an API key; the worker confirms it with the provider; PAID once, however often it comes', async () => {
@@ -124,11 +130,7 @@ for (const engine of engines()) {
 
     test('a notification that never came: reconciliation asks the provider about the charge and pays it', async () => {
       const trx = await pendingPix();
-      // Recorded at registration by a real connector; the scripted provider's row is written here.
-      await t.db.db
-        .insertInto('provider_charges')
-        .values({ reference: trx.paymentIntentId, provider: 'bcb-api-pix', method: 'PIX', provider_key: trx.id.replace('_', ''), transaction_id: trx.id, amount_cents: 12_345, created_at: t.clock.now() })
-        .execute();
+      await rememberAtProvider(trx);
       await runWorkerStep(t, 'reconcile-provider-charges');
       assert.equal((await transaction(trx.id)).status, 'PENDING', 'nothing paid yet');
       psp.pay(trx.paymentIntentId, 12_345);
@@ -142,10 +144,7 @@ for (const engine of engines()) {
 
     test('a charge whose window closed is canceled here and withdrawn at the provider', async () => {
       const trx = await pendingPix();
-      await t.db.db
-        .insertInto('provider_charges')
-        .values({ reference: trx.paymentIntentId, provider: 'bcb-api-pix', method: 'PIX', provider_key: trx.id.replace('_', ''), transaction_id: trx.id, amount_cents: 12_345, created_at: t.clock.now() })
-        .execute();
+      await rememberAtProvider(trx);
       t.clock.advance(3_601_000); // past the default one-hour Pix window
       await runWorkerStep(t, 'cancel-overdue-transactions');
       assert.equal((await transaction(trx.id)).status, 'CANCELED');

@@ -82,7 +82,7 @@ export class IncomingPayments {
     let settled = 0;
     for (const row of rows) {
       const provider = this.connector(row.provider);
-      if (!provider) continue; // its connector was switched off: kept until it is back
+      if (!provider) continue; // its connector was switched off: tried again on later rounds, within its attempts
       let payment: ReceivedPayment | undefined;
       try {
         payment = await provider.verifyPayment(row.payment_id);
