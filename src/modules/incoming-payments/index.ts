@@ -1,2 +1,2 @@
-export { IncomingPayments, type ApplyOutcome } from './service.js';
-export { notificationRoutes, NOTIFICATION_PATHS } from './routes.js';
+export { IncomingPayments } from './service.js';
+export { notificationRoutes } from './routes.js';

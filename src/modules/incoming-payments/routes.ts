@@ -13,7 +13,7 @@ import { NotificationBody, NotificationReceipt } from './schemas.js';
 import type { IncomingPayments } from './service.js';
 
 /** Paths per connector. PSPs post to the registered PIX_WEBHOOK_URL with `/pix` appended; some post to it as it is. */
-export const NOTIFICATION_PATHS: Record<string, string[]> = {
+const NOTIFICATION_PATHS: Record<string, string[]> = {
   'bcb-api-pix': ['/v2/provider-notifications/bcb-api-pix/pix', '/v2/provider-notifications/bcb-api-pix'],
   cielo: ['/v2/provider-notifications/cielo'],
 };
