@@ -5,13 +5,15 @@ import type { ChargeRecord } from '../provider.js';
 
 type Ex = Kysely<Database>;
 
-/** Records the outcome of a reference unless one is recorded already (the first outcome wins). */
-export async function insertChargeOnce(ex: Ex, reference: string, method: string, amountCents: number, record: ChargeRecord, at: Date): Promise<void> {
-  await ex
+/** Records the outcome of a reference unless one is recorded already (the first outcome wins); true when this call recorded it. */
+export async function insertChargeOnce(ex: Ex, reference: string, method: string, amountCents: number, record: ChargeRecord, at: Date): Promise<boolean> {
+  const inserted = await ex
     .insertInto('acquirer_charges')
     .values({ reference, method, amount_cents: amountCents, outcome: JSON.stringify(record), created_at: at })
     .onConflict((oc) => oc.column('reference').doNothing())
-    .execute();
+    .returning('reference')
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 export async function findCharge(ex: Ex, reference: string): Promise<ChargeRecord | undefined> {

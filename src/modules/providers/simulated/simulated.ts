@@ -48,11 +48,9 @@ export class SimulatedProvider implements PaymentProvider {
     return this.record(request.reference, 'CREDIT_CARD', request.amountCents, record);
   }
 
-  /** Keeps the first outcome per reference: a repeated call returns it instead of charging again. */
+  /** Keeps the first outcome per reference: a repeated call returns it instead of charging again (one statement when it is new). */
   private async record(reference: string, method: string, amountCents: number, record: ChargeRecord): Promise<ChargeRecord> {
-    const existing = await this.findCharge(reference);
-    if (existing) return existing;
-    await repo.insertChargeOnce(this.db, reference, method, amountCents, record, this.clock.now());
+    if (await repo.insertChargeOnce(this.db, reference, method, amountCents, record, this.clock.now())) return record;
     return (await this.findCharge(reference)) ?? record;
   }
 
