@@ -1,3 +1,3 @@
 export { CompanyService } from './service.js';
 export { type Scope, type KeyLookup, environmentOfKey, hashKey, looksLikeKey } from './api-keys.js';
-export { approvedDocuments, sellerProfile, lockCompany } from './repo.js';
+export { approvedDocuments, sellerProfile, lockCompany, type SellerProfile } from './repo.js';

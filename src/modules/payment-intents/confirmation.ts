@@ -42,17 +42,26 @@ import type { Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
-import type { Database, PaymentIntentRow } from '../../db/types.js';
+import type { Database, NewPaymentIntent, PaymentIntentRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { isStandingApproval, methodUnavailable, ProviderUnavailable, type ChargeBuyer, type ChargeRecord, type Providers } from '../providers/index.js';
-import { sellerProfile } from '../companies/index.js';
+import {
+  isStandingApproval,
+  methodUnavailable,
+  ProviderUnavailable,
+  type ChargeBuyer,
+  type ChargeRecord,
+  type ChargeRequest,
+  type PaymentProvider,
+  type Providers,
+} from '../providers/index.js';
+import { sellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
-import { boletoDetails, cardDetails, pixDetails, type PixDetails } from './payment-details.js';
+import { boletoDetails, cardDetails, pixDetails, type CardDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
 import type { IntentView } from './schemas.js';
@@ -132,16 +141,7 @@ export class Confirmation {
     // Switched off after the claim: nothing was charged, the claim is undone like a refused token.
     if (!provider) return { kind: 'token-refused', error: methodUnavailable(method) };
     try {
-      const record = await provider.register({
-        reference: intent.id,
-        transactionId: transactionIdOf(intent),
-        method,
-        amountCents: intent.amount_cents,
-        buyer: intent.buyer as ChargeBuyer,
-        ...(intent.description ? { description: intent.description } : {}),
-        ...(intent.pix_expires_in_seconds ? { expiresInSeconds: intent.pix_expires_in_seconds } : {}),
-        ...(intent.boleto_due_date ? { dueDate: intent.boleto_due_date } : {}),
-      });
+      const record = await provider.register({ ...chargeRequestOf(intent), method });
       return { kind: 'charged', record };
     } catch (err) {
       if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: err.message };
@@ -176,13 +176,13 @@ export class Confirmation {
     recorder: ResponseRecorder | undefined,
     knowledge: FailureKnowledge,
   ): Promise<Outcome<ConfirmationResult>> {
-    const { db, clock, transactions } = this.deps;
+    const { db, clock } = this.deps;
     const now = clock.now();
     const transactionId = transactionIdOf(intent);
     // The seller is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
     const seller = await sellerProfile(db, intent.company_id);
     // Rendered outside the transaction; discarded if another path finished the intent first.
-    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent, record, seller.name, transactionId, now) : undefined;
+    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now) : undefined;
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
     return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
@@ -203,39 +203,91 @@ export class Confirmation {
         await recorder?.save(trx, failed);
         return failed;
       }
-      const method = current.payment_method as PaymentMethod;
-      const feeCents = saleFeeCents(seller.feePlan, method, current.installments, current.amount_cents);
-      const details = pix ?? card ?? (record.boleto ? { boleto: { ...record.boleto, dueDate: current.boleto_due_date! } } : boletoDetails(await repo.nextBoletoNumber(trx), current.amount_cents, current.boleto_due_date!));
-      const row = await insertTransaction(trx, {
-        id: transactionId,
-        company_id: current.company_id,
-        payment_intent_id: current.id,
-        status: 'PENDING',
-        payment_method: method,
-        installments: current.installments,
-        amount_cents: current.amount_cents,
-        fee_cents: feeCents,
-        net_amount_cents: current.amount_cents - feeCents,
-        reference_id: current.reference_id,
-        description: current.description,
-        buyer: JSON.stringify(current.buyer),
-        payment_details: JSON.stringify(details),
-        metadata: current.metadata ? JSON.stringify(current.metadata) : null,
-        split_rules: current.split_rules ? JSON.stringify(current.split_rules) : null,
-        cancel_at: paymentWindowEnd(method, now, current.pix_expires_in_seconds, current.boleto_due_date),
-        created_at: now,
-        updated_at: now,
-      });
       const confirmed = await repo.updateIntent(trx, current.id, { status: 'CONFIRMED', transaction_id: transactionId, updated_at: now });
-      // A new transaction has no receivables yet: its view needs no further reads.
-      let transaction = transactionView(row, seller.name);
-      await transactions.recordCreated(trx, transaction, now);
-      // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
-      if (card) transaction = await transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
-      const out = { transaction, intent: intentView(confirmed, now, transaction) };
+      const out = await this.writeTransaction(trx, confirmed, record, seller, pix ?? card, now);
       await recorder?.save(trx, shape === 'transaction' ? out.transaction : out.intent);
       return out;
     });
+  }
+
+  /**
+   * Create-and-confirm with a provider whose record is in this database
+   * (`registerWithin`: the simulated one): the provider's record, the intent,
+   * the transaction, its event and deliveries and the stored response are
+   * written in one database transaction, one commit. A process dying before
+   * it leaves nothing behind (a retry starts over); a silent provider commits
+   * the intent FAILED with PROVIDER_ERROR stored, as the phased path does.
+   */
+  async confirmAtCreate(values: NewPaymentIntent, provider: InDatabaseProvider, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const transactionId = values.reserved_transaction_id!;
+    const method = values.payment_method as 'PIX' | 'BOLETO';
+    const seller = await sellerProfile(db, values.company_id);
+    // Rendered before the transaction opens (CPU work holds no lock); such a provider issues no code of its own.
+    const pix = method === 'PIX' ? await this.pix(values.amount_cents, values.pix_expires_in_seconds ?? null, undefined, seller.name, transactionId, now) : undefined;
+    return transact(db, async (trx): Promise<Outcome<IntentView>> => {
+      const confirmed = await repo.insertIntent(trx, { ...values, status: 'CONFIRMED', transaction_id: transactionId });
+      try {
+        await provider.registerWithin(trx, { ...chargeRequestOf(confirmed), method });
+      } catch (err) {
+        if (!(err instanceof ProviderUnavailable)) throw err;
+        await repo.updateIntent(trx, confirmed.id, { status: 'FAILED', transaction_id: null });
+        const failed = providerError();
+        await recorder?.save(trx, failed);
+        return failed;
+      }
+      const out = await this.writeTransaction(trx, confirmed, { reference: confirmed.id, providerId: '', approved: true }, seller, pix, now);
+      await recorder?.save(trx, out.intent);
+      return out.intent;
+    });
+  }
+
+  /**
+   * The transaction of a CONFIRMED intent, inserted with its `transaction.created`
+   * (and, for a card, the move to PAID or FAILED) in the caller's database transaction.
+   */
+  private async writeTransaction(
+    trx: Transaction<Database>,
+    intent: PaymentIntentRow,
+    record: ChargeRecord,
+    seller: SellerProfile,
+    rendered: PixDetails | CardDetails | undefined,
+    now: Date,
+  ): Promise<ConfirmationResult> {
+    const method = intent.payment_method as PaymentMethod;
+    const feeCents = saleFeeCents(seller.feePlan, method, intent.installments, intent.amount_cents);
+    const details =
+      rendered ??
+      (record.boleto
+        ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
+        : boletoDetails(await repo.nextBoletoNumber(trx), intent.amount_cents, intent.boleto_due_date!));
+    const row = await insertTransaction(trx, {
+      id: intent.transaction_id!,
+      company_id: intent.company_id,
+      payment_intent_id: intent.id,
+      status: 'PENDING',
+      payment_method: method,
+      installments: intent.installments,
+      amount_cents: intent.amount_cents,
+      fee_cents: feeCents,
+      net_amount_cents: intent.amount_cents - feeCents,
+      reference_id: intent.reference_id,
+      description: intent.description,
+      buyer: JSON.stringify(intent.buyer),
+      payment_details: JSON.stringify(details),
+      metadata: intent.metadata ? JSON.stringify(intent.metadata) : null,
+      split_rules: intent.split_rules ? JSON.stringify(intent.split_rules) : null,
+      cancel_at: paymentWindowEnd(method, now, intent.pix_expires_in_seconds, intent.boleto_due_date),
+      created_at: now,
+      updated_at: now,
+    });
+    // A new transaction has no receivables yet: its view needs no further reads.
+    let transaction = transactionView(row, seller.name);
+    await this.deps.transactions.recordCreated(trx, transaction, now);
+    // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
+    if (method === 'CREDIT_CARD') transaction = await this.deps.transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
+    return { transaction, intent: intentView(intent, now, transaction) };
   }
 
   /**
@@ -276,15 +328,22 @@ export class Confirmation {
   }
 
   /** The provider's "copia e cola" when it issued one (a real PSP), else the code we build (simulated). */
-  private async pix(intent: PaymentIntentRow, record: ChargeRecord, merchantName: string, transactionId: string, now: Date): Promise<PixDetails> {
+  private async pix(
+    amountCents: number,
+    expiresInSeconds: number | null,
+    record: ChargeRecord | undefined,
+    merchantName: string,
+    transactionId: string,
+    now: Date,
+  ): Promise<PixDetails> {
     return pixDetails({
-      issuedCode: record.pix?.qrCode,
+      issuedCode: record?.pix?.qrCode,
       locationBase: this.deps.config.pixLocationBase,
       transactionId,
-      amountCents: intent.amount_cents,
+      amountCents,
       merchantName,
       merchantCity: this.deps.config.pixMerchantCity,
-      expiresAt: paymentWindowEnd('PIX', now, intent.pix_expires_in_seconds, null)!,
+      expiresAt: paymentWindowEnd('PIX', now, expiresInSeconds, null)!,
     });
   }
 }
@@ -297,6 +356,22 @@ export class Confirmation {
 function transactionIdOf(intent: PaymentIntentRow): string {
   return intent.reserved_transaction_id ?? `trx_${intent.id.slice('pi_'.length)}`;
 }
+
+/** What the provider is asked to register for an intent (Pix or boleto). */
+function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
+  return {
+    reference: intent.id,
+    transactionId: transactionIdOf(intent),
+    amountCents: intent.amount_cents,
+    buyer: intent.buyer as ChargeBuyer,
+    ...(intent.description ? { description: intent.description } : {}),
+    ...(intent.pix_expires_in_seconds ? { expiresInSeconds: intent.pix_expires_in_seconds } : {}),
+    ...(intent.boleto_due_date ? { dueDate: intent.boleto_due_date } : {}),
+  };
+}
+
+/** A provider that registers inside our database transaction (see PaymentProvider.registerWithin). */
+export type InDatabaseProvider = PaymentProvider & Required<Pick<PaymentProvider, 'registerWithin'>>;
 
 /** The part of a confirmation the caller answers with. */
 export function answerOf<S extends ConfirmationShape>(outcome: Outcome<ConfirmationResult>, shape: S): Outcome<ConfirmationResult[S]> {

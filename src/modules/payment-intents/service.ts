@@ -14,14 +14,14 @@
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, PaymentIntentRow } from '../../db/types.js';
+import type { Database, NewPaymentIntent, PaymentIntentRow } from '../../db/types.js';
 import { transact } from '../../db/transact.js';
 import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { methodUnavailable, type ChargeMethod } from '../providers/index.js';
-import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult } from './confirmation.js';
+import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider } from './confirmation.js';
 import * as repo from './repo.js';
 import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
@@ -74,30 +74,34 @@ export class PaymentIntentService {
     const expiresAt = new Date(now.getTime() + INTENT_LIFETIME_MS);
     const tokenization = method === 'CREDIT_CARD' ? await this.tokenization(id, companyId, expiresAt) : undefined;
     if (isDomainError(tokenization)) return tokenization;
+    const values: NewPaymentIntent = {
+      id,
+      company_id: companyId,
+      status: method === 'CREDIT_CARD' ? 'REQUIRES_TOKEN' : 'REQUIRES_CONFIRMATION',
+      amount_cents: input.amountCents,
+      payment_method: method,
+      installments: input.installments ?? 1,
+      reference_id: input.referenceId,
+      description: input.description ?? null,
+      buyer: JSON.stringify(input.buyer),
+      split_rules: input.splitRules ? JSON.stringify(input.splitRules) : null,
+      metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+      pix_expires_in_seconds: method === 'PIX' ? (input.pix?.expiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) : null,
+      boleto_due_date: method === 'BOLETO' ? boletoDueDate(input, now) : null,
+      expires_at: expiresAt,
+      confirm_started_at: confirmNow ? now : null,
+      confirm_key: null,
+      create_key: confirmNow ? (recorder?.key ?? null) : null,
+      reserved_transaction_id: confirmNow ? newId('trx') : null,
+      transaction_id: null,
+      created_at: now,
+      updated_at: now,
+    };
+    // A provider whose record is in this database: the whole create-and-confirm commits once.
+    const provider = this.deps.providers[method];
+    if (confirmNow && provider?.registerWithin) return this.confirmation.confirmAtCreate(values, provider as InDatabaseProvider, recorder);
     const row = await transact(db, async (trx) => {
-      const inserted = await repo.insertIntent(trx, {
-        id,
-        company_id: companyId,
-        status: method === 'CREDIT_CARD' ? 'REQUIRES_TOKEN' : 'REQUIRES_CONFIRMATION',
-        amount_cents: input.amountCents,
-        payment_method: method,
-        installments: input.installments ?? 1,
-        reference_id: input.referenceId,
-        description: input.description ?? null,
-        buyer: JSON.stringify(input.buyer),
-        split_rules: input.splitRules ? JSON.stringify(input.splitRules) : null,
-        metadata: input.metadata ? JSON.stringify(input.metadata) : null,
-        pix_expires_in_seconds: method === 'PIX' ? (input.pix?.expiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) : null,
-        boleto_due_date: method === 'BOLETO' ? boletoDueDate(input, now) : null,
-        expires_at: expiresAt,
-        confirm_started_at: confirmNow ? now : null,
-        confirm_key: null,
-        create_key: confirmNow ? (recorder?.key ?? null) : null,
-        reserved_transaction_id: confirmNow ? newId('trx') : null,
-        transaction_id: null,
-        created_at: now,
-        updated_at: now,
-      });
+      const inserted = await repo.insertIntent(trx, values);
       if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
       return inserted;
     });

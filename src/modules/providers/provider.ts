@@ -11,6 +11,9 @@
  * from that record by `findCharge` instead of calling again (never a second
  * charge).
  */
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/types.js';
+
 export type ChargeMethod = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
 
 /** The buyer as the payment intent holds it. */
@@ -113,6 +116,13 @@ export class ProviderUnavailable extends Error {
 export interface PaymentProvider {
   /** The connector's name, as configured: simulated, bcb-api-pix, cielo. */
   readonly name: string;
+  /**
+   * A provider whose record lives in this database (the simulated one)
+   * registers inside the caller's database transaction, so a create-and-confirm
+   * commits once: its record, the intent and the transaction together or not
+   * at all. It issues no codes of its own (no `pix`, no `boleto` on the record).
+   */
+  registerWithin?(trx: Transaction<Database>, request: ChargeRequest): Promise<ChargeRecord>;
   /** Registers a Pix charge or a boleto; throws ProviderUnavailable when silent. */
   register(request: ChargeRequest): Promise<ChargeRecord>;
   /** Authorizes and captures a card (approved or refused); throws ProviderUnavailable when silent. Called by the vault only. */

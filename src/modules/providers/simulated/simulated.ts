@@ -32,10 +32,15 @@ export class SimulatedProvider implements PaymentProvider {
   ) {}
 
   async register(request: ChargeRequest): Promise<ChargeRecord> {
+    return this.registerWithin(this.db, request);
+  }
+
+  /** Its ledger is in this database: the record is written in the caller's transaction (`ex`). */
+  async registerWithin(ex: Db, request: ChargeRequest): Promise<ChargeRecord> {
     if (request.amountCents === SILENT_AMOUNT_CENTS) {
       throw new ProviderUnavailable('The simulated provider is silent for an amount of 50200');
     }
-    return this.record(request.reference, request.method, request.amountCents, { reference: request.reference, providerId: `sim_${request.reference}`, approved: true });
+    return this.record(request.reference, request.method, request.amountCents, { reference: request.reference, providerId: `sim_${request.reference}`, approved: true }, ex);
   }
 
   async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
@@ -49,9 +54,9 @@ export class SimulatedProvider implements PaymentProvider {
   }
 
   /** Keeps the first outcome per reference: a repeated call returns it instead of charging again (one statement when it is new). */
-  private async record(reference: string, method: string, amountCents: number, record: ChargeRecord): Promise<ChargeRecord> {
-    if (await repo.insertChargeOnce(this.db, reference, method, amountCents, record, this.clock.now())) return record;
-    return (await this.findCharge(reference)) ?? record;
+  private async record(reference: string, method: string, amountCents: number, record: ChargeRecord, ex: Db = this.db): Promise<ChargeRecord> {
+    if (await repo.insertChargeOnce(ex, reference, method, amountCents, record, this.clock.now())) return record;
+    return (await repo.findCharge(ex, reference)) ?? record;
   }
 
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {
