@@ -64,12 +64,16 @@ export class PaymentIntentService {
     const split = await this.deps.checkSplitRules(companyId, input);
     if (isDomainError(split)) return split;
     const confirmNow = input.confirm === true;
-    if (confirmNow && recorder) {
-      // A retry whose first attempt died after creating the intent resumes it instead of creating another.
+    const method = input.paymentMethod;
+    // A provider whose record is in this database: the whole create-and-confirm commits once (confirmAtCreate).
+    const provider = this.deps.providers[method];
+    const inOneCommit = confirmNow && provider?.registerWithin !== undefined;
+    // A retry whose first attempt died after creating the intent resumes it instead of creating another.
+    // (In one commit, an intent under the key exists only with its stored response, which the key's claim replays.)
+    if (confirmNow && recorder && !inOneCommit) {
       const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
       if (earlier) return answerOf(await this.confirmation.run(earlier, 'intent', recorder), 'intent');
     }
-    const method = input.paymentMethod;
     const id = newId('pi');
     const expiresAt = new Date(now.getTime() + INTENT_LIFETIME_MS);
     const tokenization = method === 'CREDIT_CARD' ? await this.tokenization(id, companyId, expiresAt) : undefined;
@@ -97,9 +101,7 @@ export class PaymentIntentService {
       created_at: now,
       updated_at: now,
     };
-    // A provider whose record is in this database: the whole create-and-confirm commits once.
-    const provider = this.deps.providers[method];
-    if (confirmNow && provider?.registerWithin) return this.confirmation.confirmAtCreate(values, provider as InDatabaseProvider, recorder);
+    if (inOneCommit) return this.confirmation.confirmAtCreate(values, provider as InDatabaseProvider, recorder);
     const row = await transact(db, async (trx) => {
       const inserted = await repo.insertIntent(trx, values);
       if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
