@@ -1,5 +1,6 @@
 // Part "http": the "create + confirm a Pix intent" flow over HTTP against `svc serve`,
-// driven by autocannon (closed loop: one request in flight per connection).
+// driven by autocannon (closed loop: one request in flight per connection), on PostgreSQL
+// and then on the embedded PGlite.
 import crypto from 'node:crypto';
 import autocannon from 'autocannon';
 import { adminQuery, createDatabase, fmt, parkIfStopping, percentile, serviceEnv, sleep, startServe, table, tempDir } from './lib.mjs';
@@ -81,11 +82,27 @@ export async function benchHttp({ levels, seconds }) {
   // Backends flush their statistics when they exit, so only now is the count complete.
   await sleep(1000);
   const xacts = await adminQuery('SELECT xact_commit + xact_rollback AS n FROM pg_stat_database WHERE datname = $1', [db.name]);
-  return { rows, totalFlows, xactsPerFlow: Number(xacts.rows[0].n) / totalFlows };
+  return { rows, totalFlows, xactsPerFlow: Number(xacts.rows[0].n) / totalFlows, pglite: await benchPglite(seconds) };
+}
+
+/** The embedded default (`npm start`): the one-call flow on PGlite, one connection, then four. */
+async function benchPglite(seconds) {
+  console.log('Starting svc serve on the embedded PGlite…');
+  const server = await startServe(await serviceEnv({ databaseUrl: undefined, dataDir: tempDir('pglite') }));
+  await runFlow(server, 'one-call', 4, Math.min(3, seconds)); // warm-up
+  const rows = [];
+  for (const connections of [1, 4]) {
+    process.stdout.write(`  PGlite one-call c=${connections} ${seconds} s… `);
+    const r = await runFlow(server, 'one-call', connections, seconds);
+    console.log(`${r.flowsPerSec.toFixed(0)} flows/s`);
+    rows.push({ connections, ...r });
+  }
+  await server.stop();
+  return rows;
 }
 
 /** The HTTP table, with the pgbench columns beside it when `tps` (connections → tps) is given. */
-export function httpReport({ rows, totalFlows, xactsPerFlow }, tps) {
+export function httpReport({ rows, totalFlows, xactsPerFlow, pglite }, tps) {
   const header = ['conns', 'flow', 'flows/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', ...(tps ? ['pgbench tps', 'flows/tps'] : [])];
   const cells = rows.map((r) => [
     r.connections, r.mode, fmt(r.flowsPerSec), fmt(r.reqPerSec), fmt(r.p50, 2), fmt(r.p99, 2), r.bad,
@@ -96,11 +113,20 @@ export function httpReport({ rows, totalFlows, xactsPerFlow }, tps) {
     '',
     'one-call = POST /v2/payment-intents with confirm: true; two-step = create, then POST …/confirm.',
     'Latency is per flow (both requests for two-step). non-2xx counts non-2xx responses, errors and timeouts.',
-    `Note: a flow makes ~3-4 write transactions, a TPC-B transaction is 1 (5 statements). Counting all
+    `Note: a one-call flow commits twice (the Idempotency-Key's claim, then everything in one transaction), a
+two-step flow about 6 times; a TPC-B transaction is 1 commit (5 statements). Counting all
 that PostgreSQL saw (autocommit reads, worker polls, setup), this run made ${xactsPerFlow.toFixed(1)} transactions per
 flow (${totalFlows} flows, both kinds and warm-up).`,
   ];
   if (tps) lines.push('flows/tps is a rough yardstick, not a bound; the service pools at most 20 database connections, pgbench opens one per client.');
+  const postgresOneCall = (c) => rows.find((r) => r.mode === 'one-call' && r.connections === c)?.flowsPerSec;
+  for (const r of pglite ?? []) {
+    const ratio = postgresOneCall(r.connections);
+    lines.push(
+      `PGlite (embedded, npm start) one-call c=${r.connections}: ${fmt(r.flowsPerSec)} flows/s, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms` +
+        `${ratio ? `, ${fmt((100 * r.flowsPerSec) / ratio, 0)} % of PostgreSQL at c=${r.connections}` : ''}${r.bad ? ` (${r.bad} non-2xx)` : ''}`,
+    );
+  }
   const bad = rows.filter((r) => r.bad > 0);
   if (bad.length) lines.push(`WARNING: non-2xx responses or errors at ${bad.map((r) => `c=${r.connections} ${r.mode}`).join(', ')}; those figures are suspect.`);
   return lines.join('\n');
