@@ -2,12 +2,14 @@
 // `npm run bench`: the service's throughput on this machine, each part on its own
 // fresh PostgreSQL database (all dropped at the end, also on failure or Ctrl-C):
 //   http      Pix create+confirm over HTTP against `svc serve` at several concurrencies
+//             (PostgreSQL, then the embedded PGlite)
 //   pgbench   a TPC-B baseline on the same PostgreSQL server, beside the http figures
+//   production  the same flow with SVC_ENV=production through bcb-api-pix to the tests' local PSP
 //   webhooks  events delivered per second with 1, 2, 4 `svc worker` processes, and the
 //             lag from state change to delivery (issue 4)           — scripts/bench/webhooks.mjs
 //   tokenize  vault POST /tokenize per second beside `openssl speed rsa2048` (issue 5)
 // Env:
-//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,webhooks,tokenize)
+//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,webhooks,tokenize)
 //   BENCH_DATABASE_URL | TEST_DATABASE_URL  base URL used to create the scratch databases
 //   BENCH_CONNECTIONS        http and pgbench client counts (default 1,4,16,64)
 //   BENCH_SECONDS            seconds per http/pgbench level, webhook lag run and tokenize run (default 10)
@@ -20,10 +22,11 @@ import os from 'node:os';
 import { adminQuery, cleanup, installSignalHandlers, isStopping, runnableTasks } from './bench/lib.mjs';
 import { benchHttp, httpReport } from './bench/http.mjs';
 import { benchPgbench, pgbenchReport } from './bench/pgbench.mjs';
+import { benchProduction, productionReport } from './bench/production.mjs';
 import { benchTokenize, tokenizeReport } from './bench/tokenize.mjs';
 import { benchWebhooks, webhooksReport } from './bench/webhooks.mjs';
 
-const ALL_PARTS = ['http', 'pgbench', 'webhooks', 'tokenize'];
+const ALL_PARTS = ['http', 'pgbench', 'production', 'webhooks', 'tokenize'];
 const list = (name, fallback) => (process.env[name] || fallback).split(',').map((s) => s.trim()).filter(Boolean);
 const positiveIntegers = (name, fallback) => {
   const values = list(name, fallback).map(Number);
@@ -69,6 +72,7 @@ async function main() {
   const pgVersion = (await adminQuery('SELECT version()')).rows[0].version;
   const http = await part('http', () => benchHttp({ levels: LEVELS, seconds: SECONDS }));
   const pgbench = await part('pgbench', () => benchPgbench({ levels: LEVELS, seconds: SECONDS }));
+  const production = await part('production', () => benchProduction({ levels: LEVELS, seconds: SECONDS }));
   const webhooks = await part('webhooks', () => benchWebhooks({ workerCounts: WORKERS, events: EVENTS, lagRate: LAG_RATE, lagSeconds: SECONDS }));
   const tokenize = await part('tokenize', () => benchTokenize({ concurrency: TOKENIZE_CONNECTIONS, seconds: SECONDS, opensslSeconds: Math.min(5, Math.ceil(SECONDS)) }));
 
@@ -87,6 +91,10 @@ async function main() {
   } else if (pgbench) {
     console.log(`\n-- pgbench, ${SECONDS} s per level --\n${loadNote(pgbench)}\n`);
     console.log(pgbenchReport(pgbench.result));
+  }
+  if (production) {
+    console.log(`\n-- Production path: Pix create+confirm through bcb-api-pix to the local PSP --\n${loadNote(production)}\n`);
+    console.log(productionReport(production.result, pgbench?.result));
   }
   if (webhooks) console.log(`\n-- Webhooks (issue 4) --\n${loadNote(webhooks)}\n${loadAfter(webhooks)}\n\n${webhooksReport(webhooks.result)}`);
   if (tokenize) console.log(`\n-- Tokenize (issue 5) --\n${loadNote(tokenize)}\n${loadAfter(tokenize)}\n\n${tokenizeReport(tokenize.result)}`);

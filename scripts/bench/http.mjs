@@ -39,7 +39,7 @@ function flowRequests(mode, record) {
   ];
 }
 
-async function runFlow({ base, key }, mode, connections, seconds) {
+export async function runFlow({ base, key }, mode, connections, seconds) {
   await parkIfStopping();
   const latencies = [];
   const result = await autocannon({
