@@ -1,7 +1,7 @@
 /**
  * The worker: two loops over the jobs of this folder, one file per job, each
  * a call into the module that owns the behaviour.
- *  - the delivery loop: deliver-webhooks, fast, again at once while batches come back full;
+ *  - the delivery loop: deliver-webhooks, a continuous window of sends in flight (webhooks/delivery.ts);
  *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
  *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
  *    settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
@@ -12,7 +12,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { cancelOverdueTransactions } from './cancel-overdue-transactions.js';
-import { deliverWebhooks, pauseAfterDeliveries } from './deliver-webhooks.js';
+import { startDeliveryLoop } from './deliver-webhooks.js';
 import { eraseExpiredCvvs } from './erase-expired-cvvs.js';
 import { expireIntents } from './expire-intents.js';
 import { processProviderNotifications } from './process-provider-notifications.js';
@@ -31,7 +31,7 @@ export interface WorkerOptions extends StepDeps {
   log: FastifyBaseLogger;
   /** The maintenance tick; MAINTENANCE_TICK_MS unless given. */
   intervalMs?: number;
-  /** Pause of the delivery loop when nothing was due. */
+  /** Pause of the delivery loop when fewer deliveries were due than it had room for. */
   deliveryIdleMs?: number;
 }
 
@@ -93,16 +93,8 @@ export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
   const steps = workerSteps(opts);
   let tick = 0;
   const maintenance = repeat(() => runSteps(steps, tick++, opts.log), () => opts.intervalMs ?? MAINTENANCE_TICK_MS);
-  const delivery = deliverWebhooks(opts);
-  const deliveries = repeat(
-    () =>
-      delivery.run().catch((err: unknown) => {
-        if (isDatabaseUnavailable(err)) opts.log.warn('database unreachable; webhook deliveries wait');
-        else opts.log.error({ err }, 'webhook delivery round failed');
-        return 0;
-      }),
-    (sent) => pauseAfterDeliveries(sent, opts.deliveryIdleMs),
-  );
+  // stop() lets the sends in flight finish (each within the request timeout) and records their outcomes.
+  const deliveries = startDeliveryLoop(opts, opts.log, opts.deliveryIdleMs);
   return {
     async stop() {
       await Promise.all([maintenance.stop(), deliveries.stop()]);

@@ -119,46 +119,56 @@ export async function claimDue(ex: Db, now: Date, leaseEnd: Date, limit: number)
     .execute();
 }
 
-/**
- * Records the result of attempt `claimedAttempts + 1` on a PENDING delivery,
- * guarded by the attempt count claimed: false when the lease was lost or the
- * delivery is no longer PENDING.
- */
-export async function settleAttempt(
-  ex: Db,
-  id: string,
-  claimedAttempts: number,
-  next: { state: 'SUCCEEDED' | 'PENDING' | 'FAILED'; nextAttemptAt: Date; at: Date },
-): Promise<boolean> {
-  const row = await ex
-    .updateTable('webhook_deliveries')
-    .set({ attempts: claimedAttempts + 1, state: next.state, next_attempt_at: next.nextAttemptAt, locked_until: null, updated_at: next.at })
-    .where('id', '=', id)
-    .where('state', '=', 'PENDING') // a registration deleted meanwhile stays CANCELED
-    .where('attempts', '=', claimedAttempts)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+/** The outcome of attempt `claimedAttempts + 1` of a delivery claimed under the lease `leaseEnd`. */
+export interface AttemptOutcome {
+  deliveryId: string;
+  claimedAttempts: number;
+  /** The lease the claim set; still in place only if no other worker re-claimed the delivery since. */
+  leaseEnd: Date;
+  next: { state: 'SUCCEEDED' | 'PENDING' | 'FAILED'; nextAttemptAt: Date; at: Date };
+  attempt: Insertable<WebhookAttemptsTable>;
 }
 
-/** Counts an attempt on a delivery canceled while it was in flight; false when the lease was lost. */
-export async function countCanceledAttempt(ex: Db, id: string, claimedAttempts: number, at: Date): Promise<boolean> {
-  const row = await ex
-    .updateTable('webhook_deliveries')
-    .set({ attempts: claimedAttempts + 1, locked_until: null, updated_at: at })
-    .where('id', '=', id)
-    .where('state', '=', 'CANCELED')
-    .where('attempts', '=', claimedAttempts)
-    .returning('id')
-    .executeTakeFirst();
-  return row !== undefined;
+/**
+ * Records a batch of attempt outcomes in the caller's transaction with two
+ * statements, whatever the batch size: one UPDATE … FROM (VALUES …) for the
+ * deliveries' next state and one multi-row INSERT of the attempts that UPDATE
+ * accepted. Each row is guarded by the attempt count and the lease its worker
+ * claimed: a delivery whose lease ran out and was re-claimed by another worker
+ * (a new `locked_until`), or already recorded (a new attempt count), is left
+ * alone and its stale attempt is not logged. A delivery canceled while in
+ * flight (registration deleted) stays CANCELED, but the request did reach the
+ * receiver, so its attempt is counted and logged. Returns the ids recorded.
+ */
+export async function settleAttempts(ex: Db, outcomes: readonly AttemptOutcome[]): Promise<Set<string>> {
+  if (outcomes.length === 0) return new Set();
+  // Row locks in id order, so two batches (or a batch and a cancel) lock in the same order.
+  const sorted = [...outcomes].sort((a, b) => (a.deliveryId < b.deliveryId ? -1 : a.deliveryId > b.deliveryId ? 1 : 0));
+  // Typed casts: VALUES parameters are otherwise resolved as text.
+  const rows = sorted.map(
+    (o) =>
+      sql`(${o.deliveryId}::text, ${o.claimedAttempts}::int, ${o.leaseEnd}::timestamptz, ${o.next.state}::text, ${o.next.nextAttemptAt}::timestamptz, ${o.next.at}::timestamptz)`,
+  );
+  const updated = await sql<{ id: string }>`
+    UPDATE webhook_deliveries AS d
+    SET attempts = v.claimed + 1,
+        state = CASE WHEN d.state = 'PENDING' THEN v.state ELSE d.state END,
+        next_attempt_at = CASE WHEN d.state = 'PENDING' THEN v.next_attempt_at ELSE d.next_attempt_at END,
+        locked_until = NULL,
+        updated_at = v.at
+    FROM (VALUES ${sql.join(rows)}) AS v (id, claimed, lease_end, state, next_attempt_at, at)
+    WHERE d.id = v.id
+      AND d.attempts = v.claimed
+      AND d.locked_until = v.lease_end
+      AND d.state IN ('PENDING', 'CANCELED')
+    RETURNING d.id`.execute(ex);
+  const recorded = new Set(updated.rows.map((r) => r.id));
+  const attempts = sorted.filter((o) => recorded.has(o.deliveryId)).map((o) => o.attempt);
+  if (attempts.length > 0) await ex.insertInto('webhook_attempts').values(attempts).execute();
+  return recorded;
 }
 
 // --- attempts (the seller's delivery log) ---
-
-export async function insertAttempt(ex: Db, row: Insertable<WebhookAttemptsTable>): Promise<void> {
-  await ex.insertInto('webhook_attempts').values(row).execute();
-}
 
 /** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
 export async function listAttempts(ex: Db, companyId: string, webhookId: string, f: { limit: number; startingAfter?: string | undefined }): Promise<AttemptRow[]> {

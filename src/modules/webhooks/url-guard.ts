@@ -197,6 +197,9 @@ export interface GuardedDispatcherOptions {
   lookup?: DnsLookupAll;
 }
 
+/** Connections the delivery Agent keeps open to one receiver (origin) at most. */
+const MAX_CONNECTIONS_PER_ORIGIN = 32;
+
 /**
  * undici Agent for deliveries. Redirects are not followed: undici v7 Agents
  * never follow them and no redirect interceptor is composed in; callers must use
@@ -218,5 +221,8 @@ export function createGuardedDispatcher(opts: GuardedDispatcherOptions): Agent {
     }
     base(connectOpts, callback);
   };
-  return new Agent({ connect, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
+  // At most MAX_CONNECTIONS_PER_ORIGIN keep-alive connections per receiver: the delivery loop keeps
+  // hundreds of sends in flight, and one TLS handshake per send to the same receiver cost more CPU
+  // than the sends. Sends past the limit wait for a free connection inside their own timeout.
+  return new Agent({ connect, connections: MAX_CONNECTIONS_PER_ORIGIN, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
 }
