@@ -202,10 +202,10 @@ N \`svc worker\` processes, from the moment all N claims start (a table lock the
 arrival at the HTTPS receiver (127.0.0.1, self-signed certificate, answers 200 at once; it runs in the bench process).
 Lag: ${lagRate} events/s for ${lagSeconds} s (open loop through the API) with the N workers idle and polling; arrival time −
 the event's createdAt (ms clock, stamped when the confirming transaction starts, so commit time is included).
-Each worker's delivery loop claims up to 32 deliveries and sends them concurrently; it goes again at once after a full
-batch and otherwise sleeps 100 ms (src/workers/worker.ts), so an idle worker adds 0-100 ms to the lag (more workers
-poll more often, but each is one more process, with its own 1 s maintenance loop, on the same cores). API, workers,
-receiver and PostgreSQL share the machine's cores.`,
+Each worker keeps up to 256 deliveries in flight, claims more as sends finish, and records outcomes in one transaction per
+128 or per 20 ms (src/workers/deliver-webhooks.ts); when nothing is due it sleeps 100 ms, so an idle worker adds 0-100 ms
+to the lag (more workers poll more often, but each is one more process, with its own 1 s maintenance loop, on the same
+cores). API, workers, receiver and PostgreSQL share the machine's cores.`,
     `Deliveries by state at the end: ${byState.map((s) => `${s.state} ${s.n}`).join(', ')}.`,
   ].join('\n');
 }
