@@ -9,7 +9,9 @@
  * a single-use `vtk_` token.
  *
  * Card-testing defence, counted in the database so every vault process shares
- * it, and counted before the work it guards:
+ * it, and counted before the work it guards (the ticket's HMAC is checked
+ * before the attempt counters, as it costs less than a query, so that both
+ * counters are one statement):
  * - at most MAX_ATTEMPTS_PER_TICKET attempts per ticket;
  * - a per-client-IP limit per minute, generous because many real buyers share
  *   one address behind carrier-grade NAT (most Brazilian mobile traffic);
