@@ -14,6 +14,7 @@ import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { newId } from '../../src/lib/ids.js';
 import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import {
+  KEY_CACHE_MS,
   KEY_OVERLAP_MS,
   MAX_ATTEMPTS_PER_TICKET,
   buildVault,
@@ -529,6 +530,97 @@ for (const engine of engines()) {
       t.clock.advance(1);
       const again = await tokenizeFrom(ip);
       assert.equal(again.statusCode, 201, again.body);
+    });
+  });
+
+  describe(`vault key cache (${engine})`, () => {
+    let t: TestApp;
+    let a: ReturnType<typeof buildVault>;
+    let b: ReturnType<typeof buildVault>;
+
+    before(async () => {
+      t = await startTestApp(engine);
+      // Two vault processes on one database and one master key: b rotates and retires, a tokenizes.
+      const masterKey = randomBytes(32);
+      const vaultOn = () =>
+        buildVault({ db: t.db.db, clock: t.clock, newId, acquirer: undefined, masterKey, internalKey: t.deps.internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenState: intentTokenGate(t.db.db) });
+      a = vaultOn();
+      b = vaultOn();
+    });
+    after(() => t.close());
+
+    test(`a lookup is reused for ${KEY_CACHE_MS} ms; a key another process rotates in is found at once, and one it retires is refused at once`, async () => {
+      const k1 = await b.keys.rotate();
+      assert.ok(await a.keys.privateKey(k1), 'an id not in the cache is looked up');
+      // Reused without asking the database for KEY_CACHE_MS (the row is removed behind its back to see it).
+      await t.db.db.deleteFrom('vault.keys').where('key_id', '=', k1).execute();
+      t.clock.advance(KEY_CACHE_MS - 1);
+      assert.ok(await a.keys.privateKey(k1));
+      t.clock.advance(1);
+      assert.equal(await a.keys.privateKey(k1), undefined, 'asked again once the lookup is KEY_CACHE_MS old');
+
+      const k2 = await b.keys.rotate();
+      assert.ok(await a.keys.privateKey(k2));
+      const k3 = await b.keys.rotate(); // supersedes k2 now
+      assert.ok(await a.keys.privateKey(k3), 'the new current key, at once');
+      assert.ok(await a.keys.privateKey(k2), 'the previous key during the overlap');
+      t.clock.advance(KEY_OVERLAP_MS - 1000);
+      assert.ok(await a.keys.privateKey(k2), 'still before the overlap ends (a fresh lookup)');
+      t.clock.advance(1000);
+      // Retirable now: b retires it, and a refuses it although its last lookup is younger than KEY_CACHE_MS.
+      assert.ok((await b.keys.retire()).includes(k2));
+      assert.equal(await a.keys.privateKey(k2), undefined);
+      assert.ok(await a.keys.privateKey(k3));
+    });
+  });
+
+  describe(`vault attempt counters in one statement (${engine})`, () => {
+    let t: TestApp;
+    let vaultApp: FastifyInstance;
+
+    before(async () => {
+      t = await startTestApp(engine);
+      const vault = buildVault({
+        db: t.db.db,
+        clock: t.clock,
+        newId,
+        acquirer: t.deps.providers.CREDIT_CARD,
+        masterKey: randomBytes(32),
+        internalKey: t.deps.internalKey,
+        attemptsPerIpPerMinute: 5,
+        intentsPerCardPerHour: 1_000,
+        intentTokenState: intentTokenGate(t.db.db),
+      });
+      await vault.keys.rotate();
+      vaultApp = await buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+    });
+    after(async () => {
+      await vaultApp.close();
+      await t.close();
+    });
+
+    const attemptOn = async (ticket: string, ip: string) => {
+      const key = await currentKey(vaultApp);
+      return postTokenize(vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(VISA, key.jwk, ticket) }, ip);
+    };
+
+    test('invalid tickets count against the address; attempts refused for their address do not count against their ticket', async () => {
+      const ip = '203.0.113.50';
+      for (let i = 0; i < 5; i++) assertError(await attemptOn('not-a-ticket', ip), 400, 'VALIDATION_ERROR', 'ticket', { exactly: true });
+      const { ticket, id } = await createCardIntent(t);
+      // The address is over its limit: 429 for the address, whatever the ticket.
+      for (let i = 0; i < 3; i++) assertError(await attemptOn(ticket, ip), 429, 'RATE_LIMITED');
+      assertError(await attemptOn('not-a-ticket', ip), 429, 'RATE_LIMITED');
+      const counters = await t.db.db.selectFrom('vault.attempts').select(['scope', 'key', 'count']).execute();
+      assert.deepEqual(counters.filter((c) => c.key === id), [], 'no attempt counted against the ticket');
+      assert.deepEqual(counters.filter((c) => c.key === ip).map((c) => [c.scope, c.count]), [['ip', 9]]);
+
+      // From another address, the ticket still has all its attempts, then 429 with Retry-After until it expires.
+      for (let i = 0; i < MAX_ATTEMPTS_PER_TICKET; i++) assert.equal((await attemptOn(ticket, '198.51.100.50')).statusCode, 201, `attempt ${i + 1}`);
+      const limited = await attemptOn(ticket, '198.51.100.51');
+      assertError(limited, 429, 'RATE_LIMITED');
+      const retryAfter = Number(limited.headers['retry-after']);
+      assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= INTENT_LIFETIME_MS / 1000, `Retry-After: ${limited.headers['retry-after']}`);
     });
   });
 

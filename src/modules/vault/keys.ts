@@ -4,6 +4,13 @@
  * after a rotation the previous key stays listed and decrypts until it is
  * retired, at least KEY_OVERLAP_MS after it was superseded, so a card
  * encrypted by a page loaded just before the rotation still tokenizes.
+ *
+ * Tokenize looks its key up on every call; the answer is kept for
+ * KEY_CACHE_MS (a few seconds) so the hot path skips that query. A key id not
+ * in the cache is looked up at once (a rotation by another process is seen by
+ * the first card encrypted to the new key), and a superseded key is served
+ * from the cache only until KEY_OVERLAP_MS after its supersession, the
+ * earliest it can be retired: past that, each call asks the database again.
  */
 import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
 import type { Db } from '../../db/database.js';
@@ -15,6 +22,8 @@ import * as repo from './repo.js';
 const KEY_ALG = 'RSA-OAEP-256';
 const KEY_ENC = 'A256GCM';
 export const KEY_OVERLAP_MS = 10 * 60_000;
+/** How long a key lookup is reused (see above); far below KEY_OVERLAP_MS, so a rotation never outlives it. */
+export const KEY_CACHE_MS = 5_000;
 
 export interface PublicKeyView {
   keyId: string;
@@ -38,6 +47,8 @@ export async function listPublicKeys(db: Db): Promise<PublicKeyView[]> {
 
 export class VaultKeys {
   private readonly privateKeys = new Map<string, Promise<CryptoKey>>();
+  /** Key id → until when (epoch ms) its last lookup found it usable. */
+  private readonly checkedUntil = new Map<string, number>();
 
   constructor(
     private readonly db: Db,
@@ -72,7 +83,7 @@ export class VaultKeys {
   async retire(): Promise<string[]> {
     const cutoff = new Date(this.clock.now().getTime() - KEY_OVERLAP_MS);
     const ids = await repo.deleteKeysSupersededBefore(this.db, cutoff);
-    for (const id of ids) this.privateKeys.delete(id);
+    for (const id of ids) this.forget(id);
     return ids;
   }
 
@@ -81,18 +92,33 @@ export class VaultKeys {
     return listPublicKeys(this.db);
   }
 
-  /** The private key of a usable key id, or undefined (unknown or retired). Imported once, then cached. */
+  /**
+   * The private key of a usable key id, or undefined (unknown or retired).
+   * Imported once, then cached; whether the id is still usable is asked of
+   * the database at most every KEY_CACHE_MS (see the top of this file).
+   */
   async privateKey(keyId: string): Promise<CryptoKey | undefined> {
-    const sealed = await repo.sealedPrivateKey(this.db, keyId);
-    if (!sealed) {
-      this.privateKeys.delete(keyId);
+    const now = this.clock.now().getTime();
+    const cached = this.privateKeys.get(keyId);
+    if (cached && now < (this.checkedUntil.get(keyId) ?? 0)) return cached;
+    const row = await repo.usableKey(this.db, keyId);
+    if (!row) {
+      this.forget(keyId);
       return undefined;
     }
     let key = this.privateKeys.get(keyId);
     if (!key) {
-      key = importJWK(JSON.parse(this.sealer.open(sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
+      key = importJWK(JSON.parse(this.sealer.open(row.private_sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
       this.privateKeys.set(keyId, key);
     }
+    // A superseded key may be retired from KEY_OVERLAP_MS after its supersession: not cached past that.
+    const retirable = row.superseded_at === null ? Infinity : new Date(row.superseded_at).getTime() + KEY_OVERLAP_MS;
+    this.checkedUntil.set(keyId, Math.min(now + KEY_CACHE_MS, retirable));
     return key;
+  }
+
+  private forget(keyId: string): void {
+    this.privateKeys.delete(keyId);
+    this.checkedUntil.delete(keyId);
   }
 }

@@ -35,15 +35,12 @@ export async function deleteKeysSupersededBefore(ex: Ex, cutoff: Date): Promise<
   return rows.map((r) => r.key_id);
 }
 
-export async function sealedPrivateKey(ex: Ex, keyId: string): Promise<string | undefined> {
-  return (await ex.selectFrom('vault.keys').select('private_sealed').where('key_id', '=', keyId).executeTakeFirst())?.private_sealed;
+/** A usable key's sealed private half and when it was superseded (null while current); undefined when unknown or retired. */
+export async function usableKey(ex: Ex, keyId: string): Promise<{ private_sealed: string; superseded_at: Date | null } | undefined> {
+  return ex.selectFrom('vault.keys').select(['private_sealed', 'superseded_at']).where('key_id', '=', keyId).executeTakeFirst();
 }
 
 // --- tokens
-
-export async function insertToken(ex: Ex, row: Insertable<VaultTokensTable>): Promise<void> {
-  await ex.insertInto('vault.tokens').values(row).execute();
-}
 
 /** The token with this hash, locked: spending it is decided under the lock. */
 export async function lockToken(ex: Ex, tokenHash: string): Promise<TokenRow | undefined> {
@@ -77,15 +74,41 @@ export async function eraseExpiredCvvs(ex: Ex, now: Date): Promise<number> {
 
 // --- attempt counters
 
-/** Adds one attempt to the counter of (scope, key, window) and returns the new count: one statement, shared by every vault process. */
-export async function countAttempt(ex: Ex, scope: string, key: string, windowStart: Date): Promise<number> {
-  const row = await ex
-    .insertInto('vault.attempts')
-    .values({ scope, key, window_start: windowStart, count: 1 })
-    .onConflict((oc) => oc.columns(['scope', 'key', 'window_start']).doUpdateSet((eb) => ({ count: eb('vault.attempts.count', '+', 1) })))
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return row.count;
+export interface AttemptCounts {
+  /** The address's attempts in its window, this one included. */
+  ip: number;
+  /** The ticket's attempts, this one included; undefined when no ticket was given or the address was over its limit (not counted then). */
+  ticket: number | undefined;
+}
+
+/**
+ * Adds one attempt to the address's counter of `ipWindowStart` and, when a
+ * ticket is given and the address is still within `ipLimit`, one to the
+ * ticket's counter of `ticketWindowStart`; answers both new counts. One
+ * statement (tokenize's hot path), shared by every vault process: the
+ * ticket's insert reads the address's RETURNING, so an attempt refused for its
+ * address does not count against its ticket, as when they were two statements.
+ */
+export async function countAttempts(
+  ex: Ex,
+  ip: { key: string; windowStart: Date; limit: number },
+  ticket: { key: string; windowStart: Date } | undefined,
+): Promise<AttemptCounts> {
+  const { rows } = await sql<{ ip: number; ticket: number | null }>`
+    WITH ip AS (
+      INSERT INTO vault.attempts (scope, key, window_start, count) VALUES ('ip', ${ip.key}, ${ip.windowStart}, 1)
+      ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
+      RETURNING count
+    ), ticket AS (
+      INSERT INTO vault.attempts (scope, key, window_start, count)
+      SELECT 'ticket', ${ticket?.key ?? null}::text, ${ticket?.windowStart ?? null}::timestamptz, 1 FROM ip
+      WHERE ${ticket !== undefined}::boolean AND ip.count <= ${ip.limit}::int
+      ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
+      RETURNING count
+    )
+    SELECT ip.count AS ip, (SELECT count FROM ticket) AS ticket FROM ip`.execute(ex);
+  const row = rows[0]!;
+  return { ip: row.ip, ticket: row.ticket ?? undefined };
 }
 
 export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> {
@@ -94,32 +117,57 @@ export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> 
 
 // --- replay and per-card velocity (migration 006)
 
-/** Records an accepted JWE's digest; false when it was already recorded (a replay). Run in the transaction that stores the token. */
-export async function recordUsedJwe(ex: Ex, digest: string, expiresAt: Date): Promise<boolean> {
-  const row = await ex.insertInto('vault.used_jwes').values({ digest, expires_at: expiresAt }).onConflict((oc) => oc.column('digest').doNothing()).returning('digest').executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function deleteUsedJwesExpiredBy(ex: Ex, now: Date): Promise<void> {
   await ex.deleteFrom('vault.used_jwes').where('expires_at', '<=', now).execute();
 }
 
+export interface StoreCardAnswer {
+  /** Distinct intents the card was tried on in its window, this one included. */
+  intentsForCard: number;
+  /** Whether the token was stored; false when the card was over `intentsPerCard` or the JWE was already recorded. */
+  stored: boolean;
+}
+
 /**
- * Notes that the card `fingerprint` was tried on `intentId` in this window, and
- * answers how many distinct intents it was tried on there, in one statement
- * (tokenize's hot path): the count cannot see the row its own CTE inserts, so
- * a newly noted intent is added to it.
+ * Tokenize's last step in one statement (one round trip, its own
+ * transaction): notes that the card `fingerprint` was tried on the token's
+ * intent in this window and counts the distinct intents it was tried on
+ * there; within `intentsPerCard`, records the JWE's digest and, when the
+ * digest was new (not a replay), inserts the token. The count cannot see the
+ * row its own CTE inserts, so a newly noted intent is added to it. The note
+ * is kept whatever the answer, as when the count was its own statement; the
+ * digest and the token are written together or not at all.
  */
-export async function countCardIntent(ex: Ex, fingerprint: string, windowStart: Date, intentId: string): Promise<number> {
-  const { rows } = await sql<{ n: string }>`
+export async function storeCard(
+  ex: Ex,
+  card: { fingerprint: string; windowStart: Date; intentsPerCard: number },
+  jwe: { digest: string; expiresAt: Date },
+  token: Insertable<VaultTokensTable>,
+): Promise<StoreCardAnswer> {
+  const { rows } = await sql<{ n: string; stored: boolean }>`
     WITH noted AS (
-      INSERT INTO vault.card_intents (fingerprint, window_start, intent_id) VALUES (${fingerprint}, ${windowStart}, ${intentId})
+      INSERT INTO vault.card_intents (fingerprint, window_start, intent_id) VALUES (${card.fingerprint}, ${card.windowStart}, ${token.intent_id})
       ON CONFLICT DO NOTHING
       RETURNING 1
+    ), counted AS (
+      SELECT (SELECT count(*) FROM vault.card_intents WHERE fingerprint = ${card.fingerprint} AND window_start = ${card.windowStart})
+           + (SELECT count(*) FROM noted) AS n
+    ), used AS (
+      INSERT INTO vault.used_jwes (digest, expires_at)
+      SELECT ${jwe.digest}::text, ${jwe.expiresAt}::timestamptz FROM counted WHERE counted.n <= ${card.intentsPerCard}::int
+      ON CONFLICT (digest) DO NOTHING
+      RETURNING 1
+    ), stored AS (
+      INSERT INTO vault.tokens (id, token_hash, intent_id, company_id, brand, last4, exp_month, exp_year, card_sealed, cvv_sealed, expires_at, used_at, created_at)
+      SELECT ${token.id}::text, ${token.token_hash}::text, ${token.intent_id}::text, ${token.company_id}::text, ${token.brand}::text, ${token.last4}::text,
+             ${token.exp_month}::int, ${token.exp_year}::int, ${token.card_sealed}::text, ${token.cvv_sealed ?? null}::text,
+             ${token.expires_at}::timestamptz, ${token.used_at ?? null}::timestamptz, ${token.created_at}::timestamptz
+      FROM used
+      RETURNING 1
     )
-    SELECT (SELECT count(*) FROM vault.card_intents WHERE fingerprint = ${fingerprint} AND window_start = ${windowStart})
-         + (SELECT count(*) FROM noted) AS n`.execute(ex);
-  return Number(rows[0]!.n);
+    SELECT counted.n, EXISTS (SELECT 1 FROM stored) AS stored FROM counted`.execute(ex);
+  const row = rows[0]!;
+  return { intentsForCard: Number(row.n), stored: row.stored };
 }
 
 export async function deleteCardIntentsBefore(ex: Ex, before: Date): Promise<void> {

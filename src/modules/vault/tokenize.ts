@@ -9,7 +9,9 @@
  * a single-use `vtk_` token.
  *
  * Card-testing defence, counted in the database so every vault process shares
- * it, and counted before the work it guards:
+ * it, and counted before the work it guards (the ticket's HMAC is checked
+ * before the attempt counters, as it costs less than a query, so that both
+ * counters are one statement):
  * - at most MAX_ATTEMPTS_PER_TICKET attempts per ticket;
  * - a per-client-IP limit per minute, generous because many real buyers share
  *   one address behind carrier-grade NAT (most Brazilian mobile traffic);
@@ -18,7 +20,6 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { transact, rollback } from '../../db/transact.js';
 import { DomainError, isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -87,17 +88,25 @@ export class Tokenizer {
     const { db, clock, keys } = this.deps;
     const now = clock.now();
     const ipWindow = windowOf(now, IP_WINDOW_MS);
-    if ((await repo.countAttempt(db, 'ip', clientIp, ipWindow.start)) > this.deps.attemptsPerIpPerMinute) {
+    // The ticket's HMAC is checked first (cheap CPU, no query), so both attempt counters are one statement;
+    // the answers keep their order: the address's limit, then the ticket's validity, then the ticket's limit.
+    const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
+    const ticketClaims = ticket.ok ? ticket.claims : undefined;
+    const attempts = await repo.countAttempts(
+      db,
+      { key: clientIp, windowStart: ipWindow.start, limit: this.deps.attemptsPerIpPerMinute },
+      // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry).
+      ticketClaims && { key: ticketClaims.intentId, windowStart: ticketClaims.expiresAt },
+    );
+    if (attempts.ip > this.deps.attemptsPerIpPerMinute) {
       return rateLimited('Too many card attempts from this address; wait a minute', ipWindow.secondsLeft);
     }
-    const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
     if (!ticket.ok) {
       if (ticket.reason === 'expired') return new DomainError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
       return validationError('ticket', 'is not a valid ticket');
     }
     const { intentId, companyId, expiresAt } = ticket.claims;
-    // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry).
-    if ((await repo.countAttempt(db, 'ticket', intentId, expiresAt)) > MAX_ATTEMPTS_PER_TICKET) {
+    if ((attempts.ticket ?? 0) > MAX_ATTEMPTS_PER_TICKET) {
       return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
     const refused = refusalFor(await this.deps.intentTokenState(companyId, intentId, now));
@@ -116,23 +125,22 @@ export class Tokenizer {
     if (!checked.ok) {
       return new DomainError('VALIDATION_ERROR', `Invalid card: ${checked.problems.map((p) => p.field).join(', ')}`, checked.problems);
     }
-    const cardWindow = windowOf(now, CARD_WINDOW_MS);
-    const intentsForCard = await repo.countCardIntent(db, this.deps.fingerprint(checked.card.number), cardWindow.start, intentId);
-    if (intentsForCard > this.deps.intentsPerCardPerHour) {
-      return rateLimited('This card was tried on too many payments; wait before trying it again', cardWindow.secondsLeft);
-    }
     return this.store(checked.card, ticket.claims, opened.digest, now);
   }
 
-  /** Stores the sealed card and the JWE's digest in one commit: a JWE already recorded is a replay, and nothing is stored. */
+  /**
+   * Checks the card's velocity and stores the sealed card with the JWE's digest, in one statement (repo.storeCard):
+   * a card over its limit is refused before the digest is recorded; a JWE already recorded is a replay, and nothing is stored.
+   */
   private async store(card: ValidCard, claims: TicketClaims, jweDigest: string, now: Date): Promise<Outcome<TokenResult>> {
     const { sealers, newId } = this.deps;
     const token = `vtk_${randomBytes(32).toString('base64url')}`;
-    return transact(this.deps.db, async (trx) => {
-      if (!(await repo.recordUsedJwe(trx, jweDigest, claims.expiresAt))) {
-        rollback(validationError('encryptedCard', 'was already tokenized; encrypt the card again'));
-      }
-      await repo.insertToken(trx, {
+    const cardWindow = windowOf(now, CARD_WINDOW_MS);
+    const answer = await repo.storeCard(
+      this.deps.db,
+      { fingerprint: this.deps.fingerprint(card.number), windowStart: cardWindow.start, intentsPerCard: this.deps.intentsPerCardPerHour },
+      { digest: jweDigest, expiresAt: claims.expiresAt },
+      {
         id: newId('tok'),
         token_hash: hashToken(token),
         intent_id: claims.intentId,
@@ -146,9 +154,13 @@ export class Tokenizer {
         expires_at: claims.expiresAt,
         used_at: null,
         created_at: now,
-      });
-      return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
-    });
+      },
+    );
+    if (answer.intentsForCard > this.deps.intentsPerCardPerHour) {
+      return rateLimited('This card was tried on too many payments; wait before trying it again', cardWindow.secondsLeft);
+    }
+    if (!answer.stored) return validationError('encryptedCard', 'was already tokenized; encrypt the card again');
+    return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 }
 
