@@ -131,7 +131,7 @@ export function tokenizeReport({ concurrency, run, openssl, opensslSeconds }) {
     '',
     `The vault runs inside svc serve, one Node process: its JavaScript runs on one thread, but jose decrypts through
 WebCrypto, whose RSA work runs on libuv's thread pool, so the process can use more than one core; PostgreSQL
-(3 writes per tokenize: IP counter, ticket counter, token) runs on the same 2 cores. Each connection has its own
+(per tokenize: one statement for both attempt counters, one for the card limit, the used JWE and the token, and the intent's state) runs on the same 2 cores. Each connection has its own
 loopback source address (127.0.0.10+), so the per-IP counter is not a single hot row.`,
   ].join('\n');
 }
