@@ -8,6 +8,7 @@ import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { Delivery, DeliveryFanOut, RecordedEvent } from '../events/index.js';
 import * as repo from './repo.js';
+import { MAX_ACTIVE_WEBHOOKS } from './rules.js';
 
 export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
   async function enqueue(trx: Transaction<Database>, event: RecordedEvent, webhookIds: string[], at: Date): Promise<Delivery[]> {
@@ -17,7 +18,8 @@ export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
   }
   return {
     async toSubscribers(trx, event, at) {
-      return enqueue(trx, event, await repo.subscribedWebhookIds(trx, event.companyId, event.type), at);
+      const ids = Array.from({ length: MAX_ACTIVE_WEBHOOKS }, () => newId('dlv'));
+      return repo.insertDeliveriesToSubscribers(trx, { companyId: event.companyId, eventId: event.id, type: event.type, ids, at });
     },
     async toWebhook(trx, event, webhookId, at) {
       const hook = await repo.findWebhook(trx, event.companyId, webhookId);
