@@ -22,6 +22,7 @@ import { DEFAULT_FEE_PLAN } from '../fees/index.js';
 import { generateKey, type KeyLookup, type Scope } from './api-keys.js';
 import * as repo from './repo.js';
 import { checkDocument, checkFeeChanges, checkName, checkScopes } from './rules.js';
+import { forgetSellerProfile } from './seller-profiles.js';
 
 export interface CompanyRecord {
   id: string;
@@ -89,6 +90,7 @@ export class CompanyService {
     if (invalid) return invalid;
     const feePlan = { ...company.feePlan, ...changes };
     await repo.updateFeePlan(this.db, id, feePlan);
+    forgetSellerProfile(id);
     return { ...company, feePlan };
   }
 

@@ -57,7 +57,7 @@ import {
   type PaymentProvider,
   type Providers,
 } from '../providers/index.js';
-import { sellerProfile, type SellerProfile } from '../companies/index.js';
+import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
@@ -180,7 +180,7 @@ export class Confirmation {
     const now = clock.now();
     const transactionId = transactionIdOf(intent);
     // The seller is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
-    const seller = await sellerProfile(db, intent.company_id);
+    const seller = await cachedSellerProfile(db, intent.company_id);
     // Rendered outside the transaction; discarded if another path finished the intent first.
     const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now) : undefined;
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
@@ -223,7 +223,7 @@ export class Confirmation {
     const now = clock.now();
     const transactionId = values.reserved_transaction_id!;
     const method = values.payment_method as 'PIX' | 'BOLETO';
-    const seller = await sellerProfile(db, values.company_id);
+    const seller = await cachedSellerProfile(db, values.company_id);
     // Rendered before the transaction opens (CPU work holds no lock); such a provider issues no code of its own.
     const pix = method === 'PIX' ? await this.pix(values.amount_cents, values.pix_expires_in_seconds ?? null, undefined, seller.name, transactionId, now) : undefined;
     return transact(db, async (trx): Promise<Outcome<IntentView>> => {
