@@ -107,6 +107,27 @@ async function createCardIntent(t: TestApp, overrides: Record<string, unknown> =
   return { id: intent.id, ticket: intent.cardTokenization.ticket, expiresAt: intent.expiresAt };
 }
 
+/**
+ * A vault app over the test app's database with a low limit, to see it work: 5 tokenize attempts per
+ * client IP per minute (every test uses the same card). Its own master key makes the current key,
+ * which the API then hands out.
+ */
+async function vaultAppWithLowIpLimit(t: TestApp): Promise<FastifyInstance> {
+  const vault = buildVault({
+    db: t.db.db,
+    clock: t.clock,
+    newId,
+    acquirer: t.deps.providers.CREDIT_CARD,
+    masterKey: randomBytes(32),
+    internalKey: t.deps.internalKey,
+    attemptsPerIpPerMinute: 5,
+    intentsPerCardPerHour: 1_000,
+    intentTokenState: intentTokenGate(t.db.db),
+  });
+  await vault.keys.rotate();
+  return buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+}
+
 for (const engine of engines()) {
   describe(`vault (${engine})`, () => {
     let t: TestApp;
@@ -482,21 +503,7 @@ for (const engine of engines()) {
 
     before(async () => {
       t = await startTestApp(engine);
-      // A low limit, to see it work: 5 tokenize attempts per client IP per minute (every test uses the same card).
-      const vault = buildVault({
-        db: t.db.db,
-        clock: t.clock,
-        newId,
-        acquirer: t.deps.providers.CREDIT_CARD,
-        masterKey: randomBytes(32),
-        internalKey: t.deps.internalKey,
-        attemptsPerIpPerMinute: 5,
-        intentsPerCardPerHour: 1_000,
-        intentTokenState: intentTokenGate(t.db.db),
-      });
-      // Its own master key: it makes the current key, which the API then hands out.
-      await vault.keys.rotate();
-      vaultApp = await buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+      vaultApp = await vaultAppWithLowIpLimit(t);
     });
     after(async () => {
       await vaultApp.close();
@@ -580,19 +587,7 @@ for (const engine of engines()) {
 
     before(async () => {
       t = await startTestApp(engine);
-      const vault = buildVault({
-        db: t.db.db,
-        clock: t.clock,
-        newId,
-        acquirer: t.deps.providers.CREDIT_CARD,
-        masterKey: randomBytes(32),
-        internalKey: t.deps.internalKey,
-        attemptsPerIpPerMinute: 5,
-        intentsPerCardPerHour: 1_000,
-        intentTokenState: intentTokenGate(t.db.db),
-      });
-      await vault.keys.rotate();
-      vaultApp = await buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+      vaultApp = await vaultAppWithLowIpLimit(t);
     });
     after(async () => {
       await vaultApp.close();
