@@ -31,7 +31,7 @@ async function loadFixtures() {
 }
 
 export async function benchProduction({ levels, seconds }) {
-  const { createTestCa, startLocalPsp } = await loadFixtures();
+  const { createTestCa, pixProviderEnv, startLocalPsp } = await loadFixtures();
   const ca = createTestCa();
   onCleanup(() => ca.remove());
   const client = { clientId: 'bench', clientSecret: crypto.randomUUID(), pixKey: '11222333000181' };
@@ -46,15 +46,7 @@ export async function benchProduction({ levels, seconds }) {
     WEBHOOK_SECRETS_KEY: key32(),
     VAULT_MASTER_KEY: key32(),
     INTERNAL_KEY: key32(),
-    PIX_PROVIDER: 'bcb-api-pix',
-    PIX_API_URL: psp.apiUrl,
-    PIX_OAUTH_URL: psp.oauthUrl,
-    PIX_CLIENT_ID: client.clientId,
-    PIX_CLIENT_SECRET: client.clientSecret,
-    PIX_CERT_FILE: ca.client.certFile,
-    PIX_KEY_FILE: ca.client.keyFile,
-    PIX_CA_FILE: ca.caFile,
-    PIX_KEY: client.pixKey,
+    ...pixProviderEnv(psp, ca, client),
     CARD_PROVIDER: 'disabled',
     BOLETO_PROVIDER: 'disabled',
   });

@@ -65,18 +65,18 @@ export async function runSteps(steps: Step[], tick: number, log: FastifyBaseLogg
 }
 
 /**
- * Runs `round` again and again until stopped, waiting `pauseAfter(result)` ms
- * between rounds; a round never overlaps the previous one, and stop() waits
- * for the round under way.
+ * Runs `round` again and again until stopped, waiting `pauseMs` between
+ * rounds; a round never overlaps the previous one, and stop() waits for the
+ * round under way.
  */
-function repeat<T>(round: () => Promise<T>, pauseAfter: (result: T) => number): { stop(): Promise<void> } {
+function repeat(round: () => Promise<void>, pauseMs: number): { stop(): Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let current: Promise<unknown> = Promise.resolve();
   const loop = () => {
     if (stopped) return;
-    current = round().then((result) => {
-      if (!stopped) timer = setTimeout(loop, pauseAfter(result));
+    current = round().then(() => {
+      if (!stopped) timer = setTimeout(loop, pauseMs);
     });
   };
   loop();
@@ -92,7 +92,7 @@ function repeat<T>(round: () => Promise<T>, pauseAfter: (result: T) => number): 
 export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
   const steps = workerSteps(opts);
   let tick = 0;
-  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), () => opts.intervalMs ?? MAINTENANCE_TICK_MS);
+  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), opts.intervalMs ?? MAINTENANCE_TICK_MS);
   // stop() lets the sends in flight finish (each within the request timeout) and records their outcomes.
   const deliveries = startDeliveryLoop(opts, opts.log, opts.deliveryIdleMs);
   return {

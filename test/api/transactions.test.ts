@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, saoPauloDate } from '../../src/lib/sao-paulo-date.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';
-import { startTestApp, type TestApp, productionEnv, runWorker } from '../helpers/app.js';
+import { eventTypesOf, startTestApp, type TestApp, productionEnv, runWorker } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
 
@@ -29,11 +29,6 @@ async function listIds(t: TestApp, query: Record<string, string | number> = {}):
   const res = await list(t, { limit: 100, ...query });
   assert.equal(res.statusCode, 200, res.body);
   return res.json().data.map((x: Json) => x.id);
-}
-async function eventTypes(t: TestApp, transactionId: string): Promise<string[]> {
-  // Sorted by name: the events of one transaction, whatever their order of ids.
-  const rows = await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', transactionId).execute();
-  return rows.map((r) => r.type).sort();
 }
 async function events(t: TestApp, transactionId: string, type: string): Promise<Json[]> {
   const rows = await t.db.db.selectFrom('events').select('body').where('transaction_id', '=', transactionId).where('type', '=', type).execute();
@@ -162,7 +157,7 @@ for (const engine of engines()) {
         assert.equal(paid.status, 'PAID');
         assert.equal(paid.updatedAt, t.clock.now().toISOString());
         assert.deepEqual((await getTransaction(t, trx.id)).json(), paid);
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created', 'transaction.paid']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created', 'transaction.paid']);
         const [event] = await events(t, trx.id, 'transaction.paid');
         assert.deepEqual(event!.data.transaction, paid);
       });
@@ -174,7 +169,7 @@ for (const engine of engines()) {
         const again = await sandbox(t, trx.id, 'pay');
         assert.equal(again.statusCode, 200);
         assert.equal(again.body, first.body);
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created', 'transaction.paid']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created', 'transaction.paid']);
       });
 
       test('sandbox fail cancels a PENDING transaction with transaction.canceled', async () => {
@@ -183,7 +178,7 @@ for (const engine of engines()) {
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.json().status, 'CANCELED');
         assert.equal((await getTransaction(t, trx.id)).json().status, 'CANCELED');
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.canceled', 'transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.canceled', 'transaction.created']);
         const [event] = await events(t, trx.id, 'transaction.canceled');
         assert.equal(event!.data.transaction.status, 'CANCELED');
       });
@@ -199,8 +194,8 @@ for (const engine of engines()) {
         await sandbox(t, paid.id, 'pay');
         assertError(await sandbox(t, paid.id, 'fail'), 409, 'TRANSACTION_NOT_PENDING');
         assert.equal((await getTransaction(t, paid.id)).json().status, 'PAID');
-        assert.deepEqual(await eventTypes(t, canceled.id), ['transaction.canceled', 'transaction.created']);
-        assert.deepEqual(await eventTypes(t, paid.id), ['transaction.created', 'transaction.paid']);
+        assert.deepEqual(await eventTypesOf(t, canceled.id), ['transaction.canceled', 'transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, paid.id), ['transaction.created', 'transaction.paid']);
       });
 
       test('the worker cancels an unpaid Pix at its expiresAt, not before, with exactly one transaction.canceled', async () => {
@@ -210,7 +205,7 @@ for (const engine of engines()) {
         t.clock.set(new Date(expiresAt - 1));
         await runWorker(t);
         assert.equal((await getTransaction(t, trx.id)).json().status, 'PENDING');
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created']);
 
         t.clock.set(new Date(expiresAt));
         await runWorker(t);
@@ -219,7 +214,7 @@ for (const engine of engines()) {
         assert.equal(after.updatedAt, new Date(expiresAt).toISOString());
         t.clock.advance(60_000);
         await runWorker(t);
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.canceled', 'transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.canceled', 'transaction.created']);
         const [event] = await events(t, trx.id, 'transaction.canceled');
         assert.deepEqual(event!.data.transaction, after);
       });
@@ -230,7 +225,7 @@ for (const engine of engines()) {
         t.clock.advance(120_000);
         await runWorker(t);
         assert.equal((await getTransaction(t, trx.id)).json().status, 'PAID');
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created', 'transaction.paid']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created', 'transaction.paid']);
       });
 
       test('a boleto is canceled at 03:00Z of due date + 4 days (São Paulo midnight), not at 02:59:59.999Z', async () => {
@@ -246,7 +241,7 @@ for (const engine of engines()) {
         t.clock.set(new Date(closes));
         await runWorker(t);
         assert.equal((await getTransaction(t, trx.id)).json().status, 'CANCELED');
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.canceled', 'transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.canceled', 'transaction.created']);
       });
 
       test('a boleto can still be paid in the last millisecond of its window', async () => {
@@ -265,7 +260,7 @@ for (const engine of engines()) {
         assert.equal((await getTransaction(t, trx.id)).json().status, 'CANCELED');
         assertError(await sandbox(t, trx.id, 'pay'), 409, 'TRANSACTION_NOT_PENDING');
         await runWorker(t);
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.canceled', 'transaction.created']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.canceled', 'transaction.created']);
       });
 
       test('a sandbox pay with an Idempotency-Key is replayed byte for byte', async () => {
@@ -277,7 +272,7 @@ for (const engine of engines()) {
         const again = await t.call({ method: 'POST', url: `/v2/sandbox/transactions/${trx.id}/pay`, headers: { 'idempotency-key': key } });
         assert.equal(again.body, first.body);
         assert.equal(again.headers['idempotent-replayed'], 'true');
-        assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created', 'transaction.paid']);
+        assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created', 'transaction.paid']);
       });
     });
   });
@@ -299,7 +294,7 @@ for (const engine of engines()) {
       const read = await getTransaction(t, trx.id);
       assert.equal(read.statusCode, 200);
       assert.equal(read.json().status, 'PENDING');
-      assert.deepEqual(await eventTypes(t, trx.id), ['transaction.created']);
+      assert.deepEqual(await eventTypesOf(t, trx.id), ['transaction.created']);
     });
   });
 }

@@ -11,10 +11,8 @@ import { buildServices } from '../../src/app.js';
 import type { Db } from '../../src/db/database.js';
 import { DELIVERY_LEASE_MS, type DeliveryLoop, type DeliveryWorker, type Sender, type SendResult } from '../../src/modules/webhooks/index.js';
 import { engines } from '../helpers/db.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { pixIntent } from '../helpers/fixtures.js';
+import { pixSaleEvent, startTestApp, type TestApp } from '../helpers/app.js';
 
-type Json = Record<string, any>;
 
 /** Answers 200 at once, except to the event ids held: those wait until released (a slow receiver). */
 class ControlledSender implements Sender {
@@ -56,14 +54,6 @@ function countingTransactions(db: Db): { db: Db; count: () => number } {
   return { db: proxy, count: () => n };
 }
 
-async function sale(t: TestApp): Promise<string> {
-  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ confirm: true }) });
-  assert.equal(res.statusCode, 201, res.body);
-  const trx: Json = res.json().transaction;
-  const event = await t.db.db.selectFrom('events').select('id').where('transaction_id', '=', trx.id).executeTakeFirstOrThrow();
-  return event.id;
-}
-
 async function deliveryOf(t: TestApp, eventId: string) {
   return t.db.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', eventId).executeTakeFirstOrThrow();
 }
@@ -98,7 +88,7 @@ for (const engine of engines()) {
 
     test("a round's outcomes are recorded together: one transaction to claim, one to record", async () => {
       const eventIds: string[] = [];
-      for (let i = 0; i < 5; i++) eventIds.push(await sale(t));
+      for (let i = 0; i < 5; i++) eventIds.push(await pixSaleEvent(t));
       const counted = countingTransactions(t.db.db);
       assert.equal(await worker(new ControlledSender(), counted.db).runOnce(32), 5);
       assert.equal(counted.count(), 2, 'claim + record, not one transaction per delivery');
@@ -113,7 +103,7 @@ for (const engine of engines()) {
 
     test('a slow receiver does not delay the others: the fast ones are recorded SUCCEEDED while it is in flight', async () => {
       const eventIds: string[] = [];
-      for (let i = 0; i < 5; i++) eventIds.push(await sale(t));
+      for (let i = 0; i < 5; i++) eventIds.push(await pixSaleEvent(t));
       const sender = new ControlledSender();
       const slow = sender.hold(eventIds[0]!);
       const errors: unknown[] = [];
@@ -141,7 +131,7 @@ for (const engine of engines()) {
 
     test('stop() waits for the sends in flight and records their outcomes', async () => {
       const eventIds: string[] = [];
-      for (let i = 0; i < 3; i++) eventIds.push(await sale(t));
+      for (let i = 0; i < 3; i++) eventIds.push(await pixSaleEvent(t));
       const sender = new ControlledSender();
       const held = eventIds.map((id) => sender.hold(id));
       const errors: unknown[] = [];
@@ -159,7 +149,7 @@ for (const engine of engines()) {
     });
 
     test('a delivery re-claimed after its lease ran out is not overwritten by the stale outcome', async () => {
-      const eventId = await sale(t);
+      const eventId = await pixSaleEvent(t);
       const first = new ControlledSender();
       const late = first.hold(eventId);
       const stale = worker(first).runOnce();

@@ -16,10 +16,8 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/database.js';
 import type { Db } from '../../src/db/database.js';
 import { DELIVERY_LEASE_MS, type DeliveryWorker, type Sender, type SendResult } from '../../src/modules/webhooks/index.js';
 import { engines } from '../helpers/db.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { pixIntent } from '../helpers/fixtures.js';
+import { pixSaleEvent, startTestApp, type TestApp } from '../helpers/app.js';
 
-type Json = Record<string, any>;
 
 /** Counts what it sends; answers 200 after `delayMs` of real time (a slow receiver). */
 class CountingSender implements Sender {
@@ -46,14 +44,6 @@ class HangingSender implements Sender {
   finish(result: SendResult): void {
     this.release!(result);
   }
-}
-
-async function sale(t: TestApp): Promise<string> {
-  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ confirm: true }) });
-  assert.equal(res.statusCode, 201, res.body);
-  const trx: Json = res.json().transaction;
-  const event = await t.db.db.selectFrom('events').select('id').where('transaction_id', '=', trx.id).executeTakeFirstOrThrow();
-  return event.id;
 }
 
 async function pendingCount(db: Db): Promise<number> {
@@ -92,7 +82,7 @@ for (const engine of engines()) {
 
     test('two workers running concurrently send each of 40 deliveries exactly once', async () => {
       const eventIds: string[] = [];
-      for (let i = 0; i < 40; i++) eventIds.push(await sale(t));
+      for (let i = 0; i < 40; i++) eventIds.push(await pixSaleEvent(t));
       assert.equal(await pendingCount(t.db.db), 40);
 
       const senderA = new CountingSender(50);
@@ -132,7 +122,7 @@ for (const engine of engines()) {
     });
 
     test('a worker that dies mid-delivery: nobody sends before the lease ends, another worker sends it after', async () => {
-      const eventId = await sale(t);
+      const eventId = await pixSaleEvent(t);
       const dead = new HangingSender();
       const deadWorker = worker(t.db.db, dead);
       const rescuer = new CountingSender(0);
@@ -170,7 +160,7 @@ for (const engine of engines()) {
     });
 
     test('a lease left in the database by a dead worker is honoured until it runs out', async () => {
-      const eventId = await sale(t);
+      const eventId = await pixSaleEvent(t);
       const leaseEnd = new Date(t.clock.now().getTime() + DELIVERY_LEASE_MS);
       // What a worker that died right after claiming leaves behind.
       await t.db.db.updateTable('webhook_deliveries').set({ locked_until: leaseEnd }).where('event_id', '=', eventId).execute();

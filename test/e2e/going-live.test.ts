@@ -20,10 +20,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
 import { encryptCard } from '../helpers/app.js';
 import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
-import { apiClient, childEnv, createDeployment, freePort, runCli, spawnSvc, waitUntilReady, type Deployment, type SvcProcess } from '../helpers/server.js';
+import { apiClient, childEnv, createDeployment, freePort, pollEverySecond, runCli, spawnSvc, waitUntilReady, type Deployment, type SvcProcess } from '../helpers/server.js';
 import { createTestCa, type TestCa } from '../helpers/test-ca.js';
 import { startLocalCielo, type LocalCielo } from '../providers/local-cielo.js';
-import { startLocalPsp, type LocalPsp } from '../providers/local-psp.js';
+import { pixProviderEnv, startLocalPsp, type LocalPsp } from '../providers/local-psp.js';
 
 type Json = Record<string, any>;
 
@@ -33,31 +33,7 @@ const key32 = () => randomBytes(32).toString('base64');
 
 /** A production environment (its three keys) whose Pix goes to the local PSP with the client certificate it trusts. */
 function productionWithPsp(ca: TestCa, psp: LocalPsp): Record<string, string> {
-  return {
-    SVC_ENV: 'production',
-    WEBHOOK_SECRETS_KEY: key32(),
-    VAULT_MASTER_KEY: key32(),
-    INTERNAL_KEY: key32(),
-    PIX_PROVIDER: 'bcb-api-pix',
-    PIX_API_URL: psp.apiUrl,
-    PIX_OAUTH_URL: psp.oauthUrl,
-    PIX_CLIENT_ID: PSP_CLIENT.clientId,
-    PIX_CLIENT_SECRET: PSP_CLIENT.clientSecret,
-    PIX_CERT_FILE: ca.client.certFile,
-    PIX_KEY_FILE: ca.client.keyFile,
-    PIX_CA_FILE: ca.caFile,
-    PIX_KEY: PSP_CLIENT.pixKey,
-  };
-}
-
-/** Polls `read` every 250 ms until `done` holds or `ms` pass; answers the last value read. */
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  return { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key32(), VAULT_MASTER_KEY: key32(), INTERNAL_KEY: key32(), ...pixProviderEnv(psp, ca, PSP_CLIENT) };
 }
 
 describe('production through the local PSP and the local Cielo', () => {
@@ -131,9 +107,16 @@ describe('production through the local PSP and the local Cielo', () => {
   };
   const pixSale = async (amountCents: number): Promise<Json> => (await create(pixIntent({ amountCents, confirm: true, referenceId: `e2e-${randomUUID()}` }))).transaction;
   const txidOf = (transactionId: string) => transactionId.replace('_', '');
+  /** The transaction once PAID, or as it is after `ms`. */
+  const paidWithin = async (id: string, ms: number): Promise<Json> => {
+    await pollEverySecond(async () => (await transaction(id)).status === 'PAID', ms);
+    return transaction(id);
+  };
 
   test('the API registered its Pix webhook at the PSP when it started', async () => {
-    const registered = await waitFor(async () => psp.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/webhook/')), (list) => list.length > 0, 10_000);
+    const registrations = () => psp.requests.filter((r) => r.method === 'PUT' && r.path.startsWith('/webhook/'));
+    await pollEverySecond(async () => registrations().length > 0, 10_000);
+    const registered = registrations();
     assert.equal(registered.length, 1);
     assert.deepEqual(registered[0]!.body, { webhookUrl: env.PIX_WEBHOOK_URL });
   });
@@ -146,7 +129,7 @@ describe('production through the local PSP and the local Cielo', () => {
     assert.equal(trx.paymentDetails.pix.qrCode, cob.pixCopiaECola, "the buyer pays the PSP's copia e cola");
     assert.ok(trx.paymentDetails.pix.qrCodeImageBase64.length > 100);
     await psp.pay(txidOf(trx.id));
-    const paid = await waitFor(() => transaction(trx.id), (t) => t.status === 'PAID', 15_000);
+    const paid = await paidWithin(trx.id, 15_000);
     assert.equal(paid.status, 'PAID');
     assert.deepEqual(await events(trx.id), ['transaction.created', 'transaction.paid']);
   });
@@ -154,7 +137,7 @@ describe('production through the local PSP and the local Cielo', () => {
   test('a Pix whose notification was lost is found by reconciliation', async () => {
     const trx = await pixSale(4_321);
     await psp.pay(txidOf(trx.id), { notify: false });
-    const paid = await waitFor(() => transaction(trx.id), (t) => t.status === 'PAID', 20_000);
+    const paid = await paidWithin(trx.id, 20_000);
     assert.equal(paid.status, 'PAID');
     assert.deepEqual(await events(trx.id), ['transaction.created', 'transaction.paid']);
   });
@@ -217,7 +200,7 @@ describe('production through the local PSP and the local Cielo', () => {
     assert.ok(paymentId, boleto.url);
     assert.equal(cielo.sale(paymentId)?.Payment.Provider, 'Bradesco2');
     await cielo.payBoleto(paymentId);
-    const paid = await waitFor(() => transaction(trx.id), (t) => t.status === 'PAID', 15_000);
+    const paid = await paidWithin(trx.id, 15_000);
     assert.equal(paid.status, 'PAID');
     assert.deepEqual(await events(trx.id), ['transaction.created', 'transaction.paid']);
   });

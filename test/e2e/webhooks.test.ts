@@ -37,7 +37,8 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
-import { createSelfSignedCert, startHttpsReceiver, type ReceivedRequest, type SelfSignedCert } from '../helpers/https-receiver.js';
+import { startHttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.js';
+import { createSelfSignedCert, type SelfSignedCert } from '../helpers/test-ca.js';
 import {
   REPO_ROOT,
   apiClient,

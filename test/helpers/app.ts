@@ -19,6 +19,7 @@ import { DEMO } from '../../src/modules/demo/index.js';
 import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
 import pino from 'pino';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
+import { pixIntent } from './fixtures.js';
 import { settled } from './outcome.js';
 
 export interface TestApp {
@@ -171,4 +172,19 @@ export async function runWorkerStep(t: TestApp, name: string): Promise<void> {
   const step = workerStepsOf(t).find((s) => s.name === name);
   assert.ok(step, `worker step ${name}`);
   await runSteps([{ ...step, everyTicks: 1 }], 0, silentLogger);
+}
+
+/** A confirmed Pix sale through the API; answers the id of its `transaction.created` event. */
+export async function pixSaleEvent(t: TestApp): Promise<string> {
+  const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ confirm: true }) });
+  assert.equal(res.statusCode, 201, res.body);
+  const transactionId: string = res.json().transaction.id;
+  const event = await t.db.db.selectFrom('events').select('id').where('transaction_id', '=', transactionId).executeTakeFirstOrThrow();
+  return event.id;
+}
+
+/** The types of a transaction's events, sorted by name (whatever the order of their ids). */
+export async function eventTypesOf(t: TestApp, transactionId: string): Promise<string[]> {
+  const rows = await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', transactionId).execute();
+  return rows.map((r) => r.type).sort();
 }

@@ -1,7 +1,7 @@
 /**
  * A local HTTPS webhook receiver for end-to-end tests: listens on 127.0.0.1
- * with a self-signed certificate made by `openssl` at test time (in a temp
- * folder removed by close(); keys are never committed), records every
+ * with a self-signed certificate made by `openssl` at test time
+ * (test-ca.ts: in a temp folder removed by close(); keys are never committed), records every
  * request's headers and raw body bytes, and answers as the test programs it:
  * a status per call, a delay, or hanging until released.
  *
@@ -9,53 +9,11 @@
  * (Node's TLS adds it to the default trust store) and may target the loopback
  * address only with WEBHOOK_ALLOW_LOOPBACK=true.
  */
-import { execFile } from 'node:child_process';
-import fs from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { promisify } from 'node:util';
-
-const execFileAsync = promisify(execFile);
-
-export interface SelfSignedCert {
-  dir: string;
-  certFile: string;
-  keyFile: string;
-  cert: Buffer;
-  key: Buffer;
-  /** Removes the temp folder with the key and certificate. */
-  remove(): void;
-}
-
-/** A certificate for IP 127.0.0.1 and DNS localhost, valid one day, in a fresh temp folder. */
-export async function createSelfSignedCert(): Promise<SelfSignedCert> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tls-'));
-  const keyFile = path.join(dir, 'key.pem');
-  const certFile = path.join(dir, 'cert.pem');
-  try {
-    await execFileAsync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes',
-      '-keyout', keyFile, '-out', certFile, '-days', '1',
-      '-subj', '/CN=localhost',
-      '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ], { timeout: 30_000 });
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true });
-    throw err;
-  }
-  return {
-    dir,
-    certFile,
-    keyFile,
-    cert: fs.readFileSync(certFile),
-    key: fs.readFileSync(keyFile),
-    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
-  };
-}
+import { createSelfSignedCert, type SelfSignedCert } from './test-ca.js';
 
 export interface ReceivedRequest {
   /** 1-based arrival number. */

@@ -1,8 +1,11 @@
 /**
- * A certificate authority for tests: a CA, a server certificate for
- * localhost / 127.0.0.1, and a client certificate (mTLS), made with the
- * openssl command line in a temporary folder. The local providers serve
- * HTTPS with the server certificate; the connectors trust the CA.
+ * Certificates for tests, made with the openssl command line in a temporary
+ * folder (keys are never committed):
+ * - a self-signed certificate for localhost / 127.0.0.1 (the webhook
+ *   receiver; the service trusts it through NODE_EXTRA_CA_CERTS);
+ * - a certificate authority with a server certificate and client
+ *   certificates (mTLS): the local providers serve HTTPS with the server
+ *   certificate, the connectors trust the CA and present the client one.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,16 +48,40 @@ function issue(dir: string, caName: string, name: string, subject: string, exten
   openssl(dir, ['x509', '-req', '-in', `${name}.csr`, '-CA', `${caName}.pem`, '-CAkey', `${caName}.key`, '-CAcreateserial', '-out', `${name}.pem`, '-days', '2', '-extfile', `${name}.ext`]);
 }
 
-function selfSignedCa(dir: string, name: string, subject: string): void {
-  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject]);
+function selfSigned(dir: string, name: string, subject: string, extraArgs: string[] = []): void {
+  openssl(dir, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-days', '2', '-subj', subject, ...extraArgs]);
+}
+
+export interface SelfSignedCert {
+  dir: string;
+  certFile: string;
+  keyFile: string;
+  cert: Buffer;
+  key: Buffer;
+  /** Removes the temp folder with the key and certificate. */
+  remove(): void;
+}
+
+/** A certificate for IP 127.0.0.1 and DNS localhost, in a fresh temp folder. */
+export async function createSelfSignedCert(): Promise<SelfSignedCert> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tls-'));
+  const remove = () => fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    selfSigned(dir, 'cert', '/CN=localhost', ['-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost']);
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  const { certFile, keyFile } = pair(dir, 'cert');
+  return { dir, certFile, keyFile, cert: fs.readFileSync(certFile), key: fs.readFileSync(keyFile), remove };
 }
 
 export function createTestCa(): TestCa {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-test-ca-'));
-  selfSignedCa(dir, 'ca', '/CN=svc test CA');
+  selfSigned(dir, 'ca', '/CN=svc test CA');
   issue(dir, 'ca', 'server', '/CN=localhost', 'subjectAltName=DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
   issue(dir, 'ca', 'client', '/CN=svc test client', 'extendedKeyUsage=clientAuth\n');
-  selfSignedCa(dir, 'other-ca', '/CN=another CA');
+  selfSigned(dir, 'other-ca', '/CN=another CA');
   issue(dir, 'other-ca', 'stranger', '/CN=stranger', 'extendedKeyUsage=clientAuth\n');
   const caFile = path.join(dir, 'ca.pem');
   return {

@@ -23,6 +23,7 @@ import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import YAML from 'yaml';
+import { decimalToCents } from '../../src/lib/money.js';
 import { buildDynamicBrCode } from '../../src/modules/pix/br-code.js';
 import type { TestCa } from '../helpers/test-ca.js';
 
@@ -168,10 +169,8 @@ function newEndToEndId(at: Date): string {
   return `E${ISPB}${stamp}${randomAlnum(11)}`;
 }
 
-function decimalCents(decimal: string): number {
-  const [int, frac] = decimal.split('.');
-  return Number(int) * 100 + Number(frac);
-}
+/** A `valor` the request validation already checked (\d{1,10}\.\d{2}), in centavos. */
+const decimalCents = (decimal: string): number => decimalToCents(decimal) ?? NaN;
 
 const problem = (status: number, type: string, title: string, detail?: string): { status: number; body: Json } => ({
   status,
@@ -182,6 +181,21 @@ async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The service's variables that point its bcb-api-pix connector at this PSP, with the client certificate the test CA issued. */
+export function pixProviderEnv(psp: LocalPsp, ca: TestCa, client: Pick<LocalPspOptions, 'clientId' | 'clientSecret' | 'pixKey'>): Record<string, string> {
+  return {
+    PIX_PROVIDER: 'bcb-api-pix',
+    PIX_API_URL: psp.apiUrl,
+    PIX_OAUTH_URL: psp.oauthUrl,
+    PIX_CLIENT_ID: client.clientId,
+    PIX_CLIENT_SECRET: client.clientSecret,
+    PIX_CERT_FILE: ca.client.certFile,
+    PIX_KEY_FILE: ca.client.keyFile,
+    PIX_CA_FILE: ca.caFile,
+    PIX_KEY: client.pixKey,
+  };
 }
 
 export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp> {

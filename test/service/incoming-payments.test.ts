@@ -15,7 +15,7 @@ import type { Clock } from '../../src/lib/clock.js';
 import { SimulatedProvider, type ReceivedPayment } from '../../src/modules/providers/index.js';
 import { assertError } from '../helpers/assert.js';
 import { engines } from '../helpers/db.js';
-import { runWorkerStep, startTestApp, type TestApp } from '../helpers/app.js';
+import { eventTypesOf, runWorkerStep, startTestApp, type TestApp } from '../helpers/app.js';
 import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
@@ -76,7 +76,7 @@ for (const engine of engines()) {
       return res.json().transaction;
     };
     const transaction = async (id: string): Promise<Json> => (await t.call({ method: 'GET', url: `/v2/transactions/${id}` })).json();
-    const eventTypes = async (id: string) => (await t.db.db.selectFrom('events').select('type').where('transaction_id', '=', id).execute()).map((r) => r.type).sort();
+    const eventTypes = (id: string) => eventTypesOf(t, id);
     /** The row a real connector writes when it registers a charge (the scripted provider does not). */
     const rememberAtProvider = (trx: Json) =>
       t.db.db

@@ -55,17 +55,16 @@ export type ApplyOutcome = 'applied' | 'duplicate' | 'amount_mismatch' | 'alread
 
 export class IncomingPayments {
   private lastRecentScan = new Map<string, number>();
-
-  constructor(private readonly deps: IncomingPaymentsDeps) {}
-
   /** The real connectors in use (the simulated one sends nothing and has nothing to reconcile). */
-  private connectors(): PaymentProvider[] {
-    return [...new Set(Object.values(this.deps.providers))].filter((p) => p.name !== 'simulated');
+  private readonly connectors: PaymentProvider[];
+
+  constructor(private readonly deps: IncomingPaymentsDeps) {
+    this.connectors = [...new Set(Object.values(deps.providers))].filter((p) => p.name !== 'simulated');
   }
 
   /** The configured connector of this name, if any: its notification route exists only then. */
   connector(name: string): PaymentProvider | undefined {
-    return this.connectors().find((p) => p.name === name);
+    return this.connectors.find((p) => p.name === name);
   }
 
   /** A provider's notification: its claims are stored for the worker; nothing in it is trusted. */
@@ -78,6 +77,8 @@ export class IncomingPayments {
 
   /** Worker: verifies stored claims with their providers and applies the confirmed ones; answers how many were settled. */
   async processNotifications(limit = 50): Promise<number> {
+    // Only a configured connector has a notification route: without one there is nothing to take.
+    if (this.connectors.length === 0) return 0;
     const rows = await repo.takeNotifications(this.deps.db, limit, MAX_VERIFY_ATTEMPTS);
     let settled = 0;
     for (const row of rows) {
@@ -101,7 +102,7 @@ export class IncomingPayments {
   /** Worker: asks each real provider about its unsettled charges and recent payments; answers how many payments were applied. */
   async reconcile(limit = 50): Promise<number> {
     let applied = 0;
-    for (const provider of this.connectors()) {
+    for (const provider of this.connectors) {
       try {
         applied += await this.reconcileCharges(provider, limit);
         applied += await this.reconcileRecent(provider);
@@ -115,7 +116,8 @@ export class IncomingPayments {
   private async reconcileCharges(provider: PaymentProvider, limit: number): Promise<number> {
     const { db, clock } = this.deps;
     const now = clock.now();
-    const charges = await claimChargesToCheck(db, provider.name, new Date(now.getTime() - this.deps.reconcileIntervalMs), now, limit);
+    const checkedBefore = new Date(now.getTime() - this.deps.reconcileIntervalMs);
+    const charges = await db.transaction().execute((trx) => claimChargesToCheck(trx, provider.name, checkedBefore, now, limit));
     let applied = 0;
     for (const charge of charges) applied += await this.reconcileCharge(provider, charge, now);
     return applied;
@@ -136,8 +138,7 @@ export class IncomingPayments {
         // Refused (e.g. it was paid meanwhile): what was paid is read below.
       });
     }
-    let applied = 0;
-    for (const payment of await provider.paymentsOf(charge.reference)) if ((await this.apply(provider.name, payment)) === 'applied') applied++;
+    const applied = await this.applyAll(provider.name, await provider.paymentsOf(charge.reference));
     if (status !== 'PENDING') await markSettled(this.deps.db, charge.reference, now);
     return applied;
   }
@@ -147,10 +148,13 @@ export class IncomingPayments {
     const now = this.deps.clock.now().getTime();
     if (now - (this.lastRecentScan.get(provider.name) ?? 0) < this.deps.reconcileIntervalMs) return 0;
     this.lastRecentScan.set(provider.name, now);
+    return this.applyAll(provider.name, await provider.paymentsBetween(new Date(now - RECENT_PAYMENTS_WINDOW_MS), new Date(now)));
+  }
+
+  /** Applies each payment in turn; answers how many paid their transaction. */
+  private async applyAll(provider: string, payments: ReceivedPayment[]): Promise<number> {
     let applied = 0;
-    for (const payment of await provider.paymentsBetween(new Date(now - RECENT_PAYMENTS_WINDOW_MS), new Date(now))) {
-      if ((await this.apply(provider.name, payment)) === 'applied') applied++;
-    }
+    for (const payment of payments) if ((await this.apply(provider, payment)) === 'applied') applied++;
     return applied;
   }
 

@@ -105,14 +105,15 @@ export class Confirmation {
 
   /**
    * Phases 2 and 3 for an intent whose phase 1 committed. A silent acquirer
-   * answers PROVIDER_ERROR (the intent is FAILED). A card token the vault
-   * refuses (not this intent's, spent, expired) charged nothing: the claim is
-   * undone so the buyer can tokenize again, and the vault's error is the answer.
+   * answers PROVIDER_ERROR (the intent is FAILED). A refusal before any
+   * charge (a card token not this intent's, spent or expired; a method switched
+   * off) charged nothing: the claim is undone so the buyer can try again, and
+   * the refusal is the answer.
    */
   async run(intent: PaymentIntentRow, shape: ConfirmationShape, recorder?: ResponseRecorder, token?: string): Promise<Outcome<ConfirmationResult>> {
     const answer = await this.charge(intent, token);
     switch (answer.kind) {
-      case 'token-refused':
+      case 'refused':
         await repo.releaseConfirmation(this.deps.db, intent.id, this.deps.clock.now());
         return answer.error;
       case 'charged':
@@ -138,8 +139,8 @@ export class Confirmation {
     }
     const method = intent.payment_method as 'PIX' | 'BOLETO';
     const provider = this.deps.providers[method];
-    // Switched off after the claim: nothing was charged, the claim is undone like a refused token.
-    if (!provider) return { kind: 'token-refused', error: methodUnavailable(method) };
+    // Switched off after the claim: refused before any charge, the claim is undone.
+    if (!provider) return { kind: 'refused', error: methodUnavailable(method) };
     try {
       const record = await provider.register({ ...chargeRequestOf(intent), method });
       return { kind: 'charged', record };
@@ -228,8 +229,9 @@ export class Confirmation {
     const pix = method === 'PIX' ? await this.pix(values.amount_cents, values.pix_expires_in_seconds ?? null, undefined, seller.name, transactionId, now) : undefined;
     return transact(db, async (trx): Promise<Outcome<IntentView>> => {
       const confirmed = await repo.insertIntent(trx, { ...values, status: 'CONFIRMED', transaction_id: transactionId });
+      let record: ChargeRecord;
       try {
-        await provider.registerWithin(trx, { ...chargeRequestOf(confirmed), method });
+        record = await provider.registerWithin(trx, { ...chargeRequestOf(confirmed), method });
       } catch (err) {
         if (!(err instanceof ProviderUnavailable)) throw err;
         await repo.updateIntent(trx, confirmed.id, { status: 'FAILED', transaction_id: null });
@@ -237,7 +239,7 @@ export class Confirmation {
         await recorder?.save(trx, failed);
         return failed;
       }
-      const out = await this.writeTransaction(trx, confirmed, { reference: confirmed.id, providerId: '', approved: true }, seller, pix, now);
+      const out = await this.writeTransaction(trx, confirmed, record, seller, pix, now);
       await recorder?.save(trx, out.intent);
       return out.intent;
     });

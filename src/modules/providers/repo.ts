@@ -4,9 +4,8 @@
  * (persist, call, persist), so a process dying mid-call leaves the key the
  * provider knows the charge by. The executor is always the first parameter.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, ProviderChargesTable } from '../../db/types.js';
-import type { Selectable } from 'kysely';
 
 type Ex = Kysely<Database>;
 export type ProviderChargeRow = Selectable<ProviderChargesTable>;
@@ -58,26 +57,28 @@ export async function findChargeByProviderKey(ex: Ex, provider: string, keyOrId:
     .executeTakeFirst();
 }
 
-/** Unsettled Pix charges and boletos of a provider, least recently checked first, marked checked now (reconciliation; a card is decided at once). */
-export async function claimChargesToCheck(ex: Ex, provider: string, checkedBefore: Date, now: Date, limit: number): Promise<ProviderChargeRow[]> {
-  return ex.transaction().execute(async (trx) => {
-    const rows = await trx
-      .selectFrom('provider_charges')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('settled_at', 'is', null)
-      .where('method', '<>', 'CREDIT_CARD')
-      .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', checkedBefore)]))
-      .orderBy('checked_at', (ob) => ob.asc().nullsFirst())
-      .limit(limit)
-      .forUpdate()
-      .skipLocked()
-      .execute();
-    if (rows.length > 0) {
-      await trx.updateTable('provider_charges').set({ checked_at: now }).where('reference', 'in', rows.map((r) => r.reference)).execute();
-    }
-    return rows;
-  });
+/**
+ * Unsettled Pix charges and boletos of a provider, least recently checked
+ * first, marked checked now (reconciliation; a card is decided at once). Run
+ * it in a transaction (`trx`), so the rows stay locked until marked.
+ */
+export async function claimChargesToCheck(trx: Transaction<Database>, provider: string, checkedBefore: Date, now: Date, limit: number): Promise<ProviderChargeRow[]> {
+  const rows = await trx
+    .selectFrom('provider_charges')
+    .selectAll()
+    .where('provider', '=', provider)
+    .where('settled_at', 'is', null)
+    .where('method', '<>', 'CREDIT_CARD')
+    .where((eb) => eb.or([eb('checked_at', 'is', null), eb('checked_at', '<', checkedBefore)]))
+    .orderBy('checked_at', (ob) => ob.asc().nullsFirst())
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (rows.length > 0) {
+    await trx.updateTable('provider_charges').set({ checked_at: now }).where('reference', 'in', rows.map((r) => r.reference)).execute();
+  }
+  return rows;
 }
 
 /** A charge that is paid, canceled or failed needs no more reconciliation. */

@@ -67,7 +67,7 @@ export interface NotChargedBody {
 function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord | NotChargedBody> {
   if (answer.kind === 'charged') return answer.record;
   if (answer.kind === 'not-charged') return { notCharged: true, reason: answer.reason };
-  if (answer.kind === 'token-refused') return answer.error;
+  if (answer.kind === 'refused') return answer.error;
   return new DomainError('PROVIDER_ERROR', 'The acquirer did not answer');
 }
 

@@ -53,13 +53,14 @@ export function isInternalBearer(internalKey: Buffer, header: string | undefined
 /**
  * The answer to an authorization, as the API needs to act on it:
  * - `charged`: the acquirer decided (approved or refused: both are outcomes);
- * - `token-refused`: the token is not usable for this intent, nothing was charged;
+ * - `refused`: refused before any charge (a token not usable for this intent,
+ *   cards switched off): nothing was charged, the error is the answer;
  * - `not-charged`: definitely no charge stands (not attempted before the deadline, or reversed after it);
  * - `unavailable`: the acquirer (or the vault) did not answer; the outcome is unknown.
  */
 export type VaultAuthorization =
   | { kind: 'charged'; record: ChargeRecord }
-  | { kind: 'token-refused'; error: DomainError }
+  | { kind: 'refused'; error: DomainError }
   | { kind: 'not-charged'; reason: string }
   | { kind: 'unavailable'; reason: string };
 
@@ -79,7 +80,7 @@ export class CardAuthorizer {
 
   /** Never throws an expected failure: a bad token, a passed deadline or a silent acquirer is an answer (see VaultAuthorization). */
   async authorize(req: AuthorizeRequest): Promise<VaultAuthorization> {
-    if (!this.provider) return { kind: 'token-refused', error: methodUnavailable('CREDIT_CARD') };
+    if (!this.provider) return { kind: 'refused', error: methodUnavailable('CREDIT_CARD') };
     const earlier = await this.acquirer.findCharge(req.intentId);
     if (earlier) return { kind: 'charged', record: earlier };
     if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
@@ -95,7 +96,7 @@ export class CardAuthorizer {
       await repo.spendToken(trx, token.id, now);
       return { token, cvv: token.cvv_sealed };
     });
-    if (isDomainError(spent)) return { kind: 'token-refused', error: spent };
+    if (isDomainError(spent)) return { kind: 'refused', error: spent };
     if (spent === 'interrupted') return { kind: 'unavailable', reason: 'an earlier authorization of this intent was interrupted; its outcome is unknown' };
     // The vault may have been paused between the check above and here: check again right before the call.
     if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };

@@ -10,7 +10,7 @@
  * acquirer's record (payment-intents/confirmation.ts), never guessing.
  */
 import { request } from 'undici';
-import { DomainError, type ErrorBody } from '../../lib/domain-error.js';
+import { DomainError, type ErrorBody, type ErrorCode } from '../../lib/domain-error.js';
 import type { ChargeRecord } from '../providers/index.js';
 import type { NotChargedBody } from './app.js';
 import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
@@ -22,6 +22,9 @@ export interface VaultClient {
 
 /** How long past the deadline the API still waits for the vault's answer: the vault answers at once after it. */
 export const AUTHORIZE_ANSWER_GRACE_MS = 3_000;
+
+/** Error codes the vault answers when it refused before charging; any other answer leaves the outcome unknown. */
+const REFUSALS: readonly ErrorCode[] = ['VALIDATION_ERROR', 'PAYMENT_METHOD_UNAVAILABLE'];
 
 export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClient {
   const bearer = `Bearer ${internalBearer(internalKey)}`;
@@ -41,9 +44,9 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
       const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody> & Partial<NotChargedBody>) | undefined;
       if (response.statusCode === 200 && body?.notCharged === true) return { kind: 'not-charged', reason: body.reason ?? 'not charged' };
       if (response.statusCode === 200 && body) return { kind: 'charged', record: body };
-      // The vault's wire answer for a token it refused: 400 VALIDATION_ERROR on `token` (vault/app.ts).
-      if (response.statusCode === 400 && body?.code === 'VALIDATION_ERROR') {
-        return { kind: 'token-refused', error: new DomainError('VALIDATION_ERROR', body.message ?? 'Invalid token', body.details) };
+      // The vault's wire answers for a refusal before any charge (vault/app.ts): the token (400) or cards switched off (422).
+      if (body?.code && REFUSALS.includes(body.code)) {
+        return { kind: 'refused', error: new DomainError(body.code, body.message ?? 'Refused by the vault', body.details) };
       }
       return { kind: 'unavailable', reason: `vault answered ${response.statusCode}` };
     },

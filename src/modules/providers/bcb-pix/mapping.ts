@@ -2,8 +2,9 @@
  * Pure conversions between our records and the API Pix (BCB standard v2)
  * shapes. Money is integer centavos on our side and a decimal string with two
  * places on the PSP's ("12.34"): converted through the digits, never through
- * floating point.
+ * floating point (lib/money.ts).
  */
+import { decimalToCents } from '../../../lib/money.js';
 
 /** The API Pix txid of a cob: 26 to 35 letters and digits (schema TxId, anchored as the standard means it). */
 export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
@@ -11,9 +12,6 @@ export const TXID_PATTERN = /^[a-zA-Z0-9]{26,35}$/;
 export const E2EID_PATTERN = /^[a-zA-Z0-9]{32}$/;
 /** A devolução id (schema DevolucaoId). */
 export const DEVOLUCAO_ID_PATTERN = /^[a-zA-Z0-9]{1,35}$/;
-
-/** The longest amount the standard's `\d{1,10}\.\d{2}` allows. */
-const MAX_CENTS = 999_999_999_999;
 
 /**
  * The txid of a transaction: its id without the underscore (`trx_01jd…` →
@@ -31,20 +29,6 @@ export function devolucaoIdOf(refundId: string): string {
   const id = refundId.replace(/[^a-zA-Z0-9]/g, '');
   if (!DEVOLUCAO_ID_PATTERN.test(id)) throw new Error(`refund id ${refundId} does not make an API Pix devolução id (1 to 35 letters and digits)`);
   return id;
-}
-
-/** 1234 → "12.34", by the digits. */
-export function centsToDecimal(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0 || cents > MAX_CENTS) throw new Error(`amount must be whole centavos in 0..${MAX_CENTS}, got ${cents}`);
-  const digits = String(cents).padStart(3, '0');
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
-
-/** "12.34" → 1234; undefined when the text is not the standard's decimal. */
-export function decimalToCents(decimal: string): number | undefined {
-  const match = /^(\d{1,10})\.(\d{2})$/.exec(decimal);
-  if (!match) return undefined;
-  return Number(match[1]) * 100 + Number(match[2]);
 }
 
 export type Devedor = { cpf: string; nome: string } | { cnpj: string; nome: string };

@@ -18,11 +18,10 @@ import type {
 import { findChargeByProviderKey, findChargeRow, rememberCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
 import { PixCredentialsRefused, PixHttpClient, PixTransportError, type PixHttpOptions } from './client.js';
+import { centsToDecimal, decimalToCents } from '../../../lib/money.js';
 import {
-  centsToDecimal,
   claimedEndToEndIds,
   cut,
-  decimalToCents,
   devedorOf,
   devolucaoIdOf,
   E2EID_PATTERN,
