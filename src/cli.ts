@@ -183,7 +183,9 @@ async function main(argv: string[]): Promise<number> {
   }
   let runtime: Runtime | undefined;
   try {
-    runtime = await openRuntime(config, (await import('pino')).pino({ level: 'warn' }));
+    // Warnings go to stderr: stdout carries the command's answer (JSON with --json).
+    const { pino, destination } = await import('pino');
+    runtime = await openRuntime(config, pino({ level: 'warn' }, destination(2)));
     const out = await operate(runtime, positionals, values);
     if (isDomainError(out)) {
       process.stderr.write(values.json ? `${JSON.stringify({ error: out.message })}\n` : `error: ${out.message}\n`);

@@ -114,6 +114,10 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     timeouts: config.databaseTimeouts,
     onPoolError: (err) => log.warn({ err: err.message }, 'database connection lost'),
   });
+  // PGlite never fsyncs (Emscripten's file system): fine for a laptop, not for real money (README, "What the embedded database promises").
+  if (database.engine === 'pglite' && config.env === 'production') {
+    log.warn('SVC_ENV=production on the embedded database: a power loss can lose or corrupt recent payments; set DATABASE_URL');
+  }
   await migrateWhenReachable(config, database, log);
   const clock = systemClock;
   const providers = buildProviders(config, { db: database.db, clock });

@@ -17,6 +17,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { JWK } from 'jose';
 import { encryptCard } from '../helpers/app.js';
 import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
@@ -237,6 +240,29 @@ describe('operators: svc providers check, and the simulated provider refused in 
       await deployment.destroy();
       await psp.close();
       ca.remove();
+    }
+  });
+
+  test('SVC_ENV=production on the embedded database starts with a warning that a power loss can lose payments; the CLI keeps it off stdout', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
+    const embedded: Deployment = { engine: 'pglite', dataDir, destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    const off = { PIX_PROVIDER: 'disabled', BOLETO_PROVIDER: 'disabled', CARD_PROVIDER: 'disabled' };
+    const env = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key32(), VAULT_MASTER_KEY: key32(), INTERNAL_KEY: key32(), ...off };
+    try {
+      const created = await runCli(embedded, ['company', 'create', '--name', 'Loja Teste', '--document', '11222333000181', '--json'], env);
+      assert.equal(created.code, 0, created.stderr);
+      assert.equal((created.json as Json).name, 'Loja Teste', 'stdout holds only the answer');
+      assert.match(created.stderr, /embedded database: a power loss can lose or corrupt recent payments; set DATABASE_URL/);
+      const port = await freePort();
+      const proc = spawnSvc(['serve'], childEnv(embedded, { ...env, HOST: '127.0.0.1', PORT: String(port), VAULT_PORT: String(await freePort()) }));
+      try {
+        await waitUntilReady(proc, `http://127.0.0.1:${port}`);
+        assert.match(proc.output(), /embedded database: a power loss can lose or corrupt recent payments/);
+      } finally {
+        await proc.stop();
+      }
+    } finally {
+      await embedded.destroy();
     }
   });
 
