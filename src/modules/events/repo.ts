@@ -11,7 +11,7 @@ export interface StoredEvent {
   body: string;
 }
 
-export interface NewEvent {
+interface NewEvent {
   id: string;
   companyId: string;
   type: EventType;

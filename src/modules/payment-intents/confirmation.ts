@@ -221,7 +221,8 @@ export class Confirmation {
    * response — one round trip, one commit, all or nothing. A boleto first
    * takes its number from the sequence (a read, no commit). The response is
    * built from the values written, whose jsonb members are in PostgreSQL's
-   * order, so it is the bytes a GET, the event body and a replay show. A
+   * order: the bytes the event body holds and a view of the rows read back
+   * shows. A
    * silent provider writes the intent FAILED with PROVIDER_ERROR stored, as
    * the phased path does. Undefined when the key exists (or an intent created
    * under it): nothing was written, and the caller claims the key as usual.

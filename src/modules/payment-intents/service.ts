@@ -102,8 +102,8 @@ export class PaymentIntentService {
 
   /**
    * A new intent as it will read back from the database: its jsonb members
-   * in PostgreSQL's order (db/jsonb.ts), so a view built from it shows the
-   * bytes a GET shows. With `confirm: true` it is claimed at once, under the
+   * in PostgreSQL's order (db/jsonb.ts), so a view built from it has the
+   * bytes of a view built from the row read back. With `confirm: true` it is claimed at once, under the
    * request's key, with its transaction id reserved.
    */
   private newIntent(companyId: string, input: CreateIntentInput, now: Date, key: string | undefined): PaymentIntentRow {

@@ -25,12 +25,21 @@ export async function activeWebhooks(ex: Db, companyId: string): Promise<Webhook
   return ex.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('active', '=', true).orderBy('id').execute();
 }
 
+interface SubscribersEvent {
+  companyId: string;
+  eventId: string;
+  type: string;
+  ids: string[];
+  at: Date;
+}
+
 /**
  * One PENDING delivery of an event, due at once, to each active registration
  * of the company that selected `type`, in one statement (every event pays
  * for this; a separate read of the registrations cost a round trip more).
  * The i-th registration by id gets `ids[i]`: the caller passes one id per
- * registration a company may have (MAX_ACTIVE_WEBHOOKS).
+ * registration a company may have (MAX_ACTIVE_WEBHOOKS). Unexecuted: run
+ * alone (insertDeliveriesToSubscribers) or in a larger statement (db/one-statement.ts).
  */
 export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent) {
   return qc
@@ -43,14 +52,6 @@ export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: Subs
         FROM webhooks w
         WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${JSON.stringify([e.type])}::jsonb
       ) s`);
-}
-
-export interface SubscribersEvent {
-  companyId: string;
-  eventId: string;
-  type: string;
-  ids: string[];
-  at: Date;
 }
 
 /** deliveriesToSubscribersQuery, executed: the deliveries made. */
