@@ -3,25 +3,35 @@
  * the handler runs (modules/idempotency keeps the rows and the rules), answers
  * a replay with the stored bytes and `Idempotent-Replayed: true`, and hands
  * the handler's service the scope that stores its outcome.
+ *
+ * A route configured `claimInHandler` gets the key unclaimed instead
+ * (`request.unclaimedKey`): its handler may write the key DONE in the one
+ * statement that does its work, and calls `claimDeferredKey` (the hook's claim,
+ * at that point) when it cannot.
  */
-import type { FastifyInstance } from 'fastify';
-import { isDomainError, validationError } from '../lib/domain-error.js';
-import { requestFingerprint, type IdempotencyScope, type IdempotencyService } from '../modules/idempotency/index.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';
+import { requestFingerprint, type Claim, type IdempotencyScope, type IdempotencyService, type UnclaimedKey } from '../modules/idempotency/index.js';
 import { AppError } from './errors.js';
 import { successStatus } from './respond.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency: IdempotencyScope | undefined;
+    /** The key of a `claimInHandler` route, until its handler claims it. */
+    unclaimedKey: UnclaimedKey | undefined;
   }
   interface FastifyContextConfig {
     /** Whether the route honours Idempotency-Key, and whether it demands one. */
     idempotency?: 'optional' | 'required';
+    /** The handler claims the key itself, or stores its response in the statement doing its work (see above). */
+    claimInHandler?: boolean;
   }
 }
 
 export function installIdempotency(app: FastifyInstance, idempotency: IdempotencyService): void {
   app.decorateRequest('idempotency', undefined);
+  app.decorateRequest('unclaimedKey', undefined);
   app.addHook('preHandler', async (request, reply) => {
     const mode = request.routeOptions.config?.idempotency;
     if (!mode || !request.auth) return;
@@ -33,11 +43,34 @@ export function installIdempotency(app: FastifyInstance, idempotency: Idempotenc
     const key = Array.isArray(raw) ? raw[0]! : raw;
     if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', 'must be 1 to 255 characters'));
     const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
-    const claim = await idempotency.claim(request.auth.companyId, key, print, successStatus(request));
-    if (isDomainError(claim)) throw new AppError(claim);
-    if (claim.kind === 'replay') {
-      return reply.code(claim.status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request));
+    if (request.routeOptions.config.claimInHandler) {
+      request.unclaimedKey = unclaimed;
+      return;
     }
-    request.idempotency = claim.scope;
+    if (apply(request, reply, await unclaimed.claim())) return reply;
   });
+}
+
+/**
+ * Claims the key a `claimInHandler` route left unclaimed, as the hook does
+ * elsewhere: true when a replay was sent (the handler answers nothing more);
+ * a key in use or reused throws the contract's error.
+ */
+export async function claimDeferredKey(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
+  const unclaimed = request.unclaimedKey;
+  if (!unclaimed) return false;
+  request.unclaimedKey = undefined;
+  return apply(request, reply, await unclaimed.claim());
+}
+
+/** A claim's answer: a replay is sent (true), an error thrown, a new claim's scope handed to the handler. */
+function apply(request: FastifyRequest, reply: FastifyReply, claim: Outcome<Claim>): boolean {
+  if (isDomainError(claim)) throw new AppError(claim);
+  if (claim.kind === 'replay') {
+    reply.code(claim.status).header('Idempotent-Replayed', 'true').type('application/json; charset=utf-8').send(claim.body);
+    return true;
+  }
+  request.idempotency = claim.scope;
+  return false;
 }

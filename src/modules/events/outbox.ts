@@ -12,6 +12,7 @@
  * and app.ts wires the two: the import graph stays one-way, webhooks → events.
  */
 import type { Transaction } from 'kysely';
+import type { InsertFragment } from '../../db/one-statement.js';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import * as repo from './repo.js';
@@ -33,6 +34,8 @@ export interface Delivery {
 export interface DeliveryFanOut {
   /** One delivery per active registration of the event's company that selected its type. */
   toSubscribers(trx: Transaction<Database>, event: RecordedEvent, at: Date): Promise<Delivery[]>;
+  /** toSubscribers as an unexecuted INSERT, for a larger statement (db/one-statement.ts). */
+  toSubscribersQuery(event: RecordedEvent, at: Date): InsertFragment;
   /** One delivery to the company's active registration `webhookId`; undefined when there is none. */
   toWebhook(trx: Transaction<Database>, event: RecordedEvent, webhookId: string, at: Date): Promise<Delivery[] | undefined>;
 }
@@ -40,12 +43,16 @@ export interface DeliveryFanOut {
 export class Outbox {
   constructor(private readonly deps: { newId: IdGenerator; fanOut: DeliveryFanOut }) {}
 
-  /** Writes the event and its deliveries in `trx`; returns the event id. */
-  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot): Promise<string> {
+  /** Writes the event and its deliveries in `trx`. */
+  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot): Promise<void> {
+    for (const fragment of this.recordQueries(at, type, transaction)) await fragment(trx).execute();
+  }
+
+  /** The INSERTs of the event and of its deliveries, unexecuted, for a larger statement (db/one-statement.ts). */
+  recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot): InsertFragment[] {
     const id = this.deps.newId('evt');
     const companyId = transaction.sellerId;
-    await repo.insertEvent(trx, { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction), at });
-    await this.deps.fanOut.toSubscribers(trx, { id, companyId, type }, at);
-    return id;
+    const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction), at };
+    return [(qc) => repo.insertEventQuery(qc, event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
   }
 }

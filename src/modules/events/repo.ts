@@ -1,5 +1,7 @@
 /** All SQL on the events table. The executor is always the first parameter. */
+import type { QueryCreator } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 import type { EventType } from './rules.js';
 
@@ -9,14 +11,20 @@ export interface StoredEvent {
   body: string;
 }
 
-export async function insertEvent(
-  ex: Db,
-  row: { id: string; companyId: string; type: EventType; transactionId: string; body: string; at: Date },
-): Promise<void> {
-  await ex
+interface NewEvent {
+  id: string;
+  companyId: string;
+  type: EventType;
+  transactionId: string;
+  body: string;
+  at: Date;
+}
+
+/** The INSERT of an event, unexecuted (run alone, or as a fragment of a larger statement: db/one-statement.ts). */
+export function insertEventQuery(qc: QueryCreator<Database>, row: NewEvent) {
+  return qc
     .insertInto('events')
-    .values({ id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at })
-    .execute();
+    .values({ id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at });
 }
 
 /** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */

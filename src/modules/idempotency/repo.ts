@@ -1,7 +1,8 @@
 /** All SQL on idempotency_keys. The executor is always the first parameter. */
-import type { Selectable } from 'kysely';
+import type { QueryCreator, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { IdempotencyKeysTable } from '../../db/types.js';
+import { isUniqueViolation } from '../../db/one-statement.js';
+import type { Database, IdempotencyKeysTable } from '../../db/types.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
@@ -26,6 +27,32 @@ export async function insertStarted(
     .executeTakeFirst();
   return inserted !== undefined;
 }
+
+/**
+ * A new key inserted DONE with its response, unexecuted: a fragment of the
+ * statement that does the request's work (db/one-statement.ts). When the key
+ * exists it fails with a unique violation (isKeyTaken), aborting the statement.
+ */
+export function insertDoneQuery(
+  qc: QueryCreator<Database>,
+  row: { companyId: string; key: string; fingerprint: string; successStatus: number; status: number; sealedBody: string; now: Date },
+) {
+  return qc.insertInto('idempotency_keys').values({
+    company_id: row.companyId,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    state: 'DONE',
+    success_status: row.successStatus,
+    response_status: row.status,
+    response_body: row.sealedBody,
+    // A DONE row is never taken over: its lease is simply over.
+    locked_until: row.now,
+    created_at: row.now,
+  });
+}
+
+/** Whether a statement failed because its key's row exists already (insertDoneQuery). */
+export const isKeyTaken = (err: unknown): boolean => isUniqueViolation(err, 'idempotency_keys_pkey');
 
 export async function findKey(ex: Db, companyId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
   return ex.selectFrom('idempotency_keys').selectAll().where('company_id', '=', companyId).where('key', '=', key).executeTakeFirst();

@@ -17,9 +17,18 @@
  * retry takes the row over; operations with several phases (confirm) resume
  * the work recorded under the key instead of starting it again, and the
  * worker finishes the ones nobody retries (`recorderFor`).
+ *
+ * A request whose whole effect is one SQL statement may skip the claim: it
+ * inserts its key already DONE, with its response, in that statement
+ * (`UnclaimedKey.insertDone`). A concurrent twin then blocks on the key's
+ * unique index until the first commits; its statement fails whole (nothing
+ * of it is written) and it claims the key as above, which replays the stored
+ * response. The semantics are the same as claim-then-save: never two
+ * effects under one key, a response stored if and only if the effect is.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { InsertFragment } from '../../db/one-statement.js';
 import { rollback } from '../../db/transact.js';
 import type { Database } from '../../db/types.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
@@ -82,8 +91,50 @@ export class IdempotencyScope implements ResponseRecorder {
   }
 }
 
+/** A key its request has not claimed: it stores the response in the statement doing the work, or claims the key as usual. */
+export class UnclaimedKey {
+  constructor(
+    private readonly service: IdempotencyService,
+    private readonly deps: IdempotencyDeps,
+    readonly companyId: string,
+    readonly key: string,
+    private readonly fingerprint: string,
+    private readonly successStatus: number,
+  ) {}
+
+  /** The usual claim (IdempotencyService.claim), for a request that cannot do its work in one statement. */
+  claim(): Promise<Outcome<Claim>> {
+    return this.service.claim(this.companyId, this.key, this.fingerprint, this.successStatus);
+  }
+
+  /** The key inserted DONE with `outcome` as its response, for the request's statement; it aborts the statement when the key exists (`isKeyTaken`). */
+  insertDone(outcome: Outcome<unknown>): InsertFragment {
+    const status = isDomainError(outcome) ? this.deps.statusOf(outcome) : this.successStatus;
+    const row = {
+      companyId: this.companyId,
+      key: this.key,
+      fingerprint: this.fingerprint,
+      successStatus: this.successStatus,
+      status,
+      sealedBody: this.deps.sealer.seal(responseBytes(outcome)),
+      now: this.deps.clock.now(),
+    };
+    return (qc) => repo.insertDoneQuery(qc, row);
+  }
+
+  /** Whether a statement failed because the key exists (another request holds or held it): claim it then. */
+  isTaken(err: unknown): boolean {
+    return repo.isKeyTaken(err);
+  }
+}
+
 export class IdempotencyService {
   constructor(private readonly deps: IdempotencyDeps) {}
+
+  /** A key left unclaimed for a request that may store its response in the statement doing its work (UnclaimedKey). */
+  unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number): UnclaimedKey {
+    return new UnclaimedKey(this, this.deps, companyId, key, fingerprint, successStatus);
+  }
 
   /** Claims `key` for a request with this fingerprint, or answers the stored response of an earlier one. */
   async claim(companyId: string, key: string, fingerprint: string, successStatus: number): Promise<Outcome<Claim>> {

@@ -41,10 +41,12 @@
 import type { Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
+import { asJsonb } from '../../db/jsonb.js';
+import { executeAsOne, type InsertFragment } from '../../db/one-statement.js';
 import { transact } from '../../db/transact.js';
-import type { Database, NewPaymentIntent, PaymentIntentRow } from '../../db/types.js';
+import type { Database, PaymentIntentRow, TransactionRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
-import type { ResponseRecorder } from '../idempotency/index.js';
+import type { ResponseRecorder, UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import {
@@ -59,9 +61,9 @@ import {
 } from '../providers/index.js';
 import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
-import { insertTransaction, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { insertTransaction, insertTransactionQuery, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
-import { boletoDetails, cardDetails, pixDetails, type CardDetails, type PixDetails } from './payment-details.js';
+import { boletoDetails, cardDetails, pixDetails, type BoletoDetails, type CardDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
 import type { IntentView } from './schemas.js';
@@ -213,36 +215,55 @@ export class Confirmation {
 
   /**
    * Create-and-confirm with a provider whose record is in this database
-   * (`registerWithin`: the simulated one): the provider's record, the intent,
-   * the transaction, its event and deliveries and the stored response are
-   * written in one database transaction, one commit. A process dying before
-   * it leaves nothing behind (a retry starts over); a silent provider commits
-   * the intent FAILED with PROVIDER_ERROR stored, as the phased path does.
+   * (`registration`: the simulated one) in ONE SQL statement executed on its
+   * own (db/one-statement.ts): the provider's record, the intent, the
+   * transaction, its event and deliveries, and the request's key DONE with the
+   * response — one round trip, one commit, all or nothing. A boleto first
+   * takes its number from the sequence (a read, no commit). The response is
+   * built from the values written, whose jsonb members are in PostgreSQL's
+   * order: the bytes the event body holds and a view of the rows read back
+   * shows. A
+   * silent provider writes the intent FAILED with PROVIDER_ERROR stored, as
+   * the phased path does. Undefined when the key exists (or an intent created
+   * under it): nothing was written, and the caller claims the key as usual.
    */
-  async confirmAtCreate(values: NewPaymentIntent, provider: InDatabaseProvider, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
+  async confirmAtCreate(intent: PaymentIntentRow, provider: InDatabaseProvider, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const { db, clock } = this.deps;
     const now = clock.now();
-    const transactionId = values.reserved_transaction_id!;
-    const method = values.payment_method as 'PIX' | 'BOLETO';
-    const seller = await cachedSellerProfile(db, values.company_id);
-    // Rendered before the transaction opens (CPU work holds no lock); such a provider issues no code of its own.
-    const pix = method === 'PIX' ? await this.pix(values.amount_cents, values.pix_expires_in_seconds ?? null, undefined, seller.name, transactionId, now) : undefined;
-    return transact(db, async (trx): Promise<Outcome<IntentView>> => {
-      const confirmed = await repo.insertIntent(trx, { ...values, status: 'CONFIRMED', transaction_id: transactionId });
-      let record: ChargeRecord;
-      try {
-        record = await provider.registerWithin(trx, { ...chargeRequestOf(confirmed), method });
-      } catch (err) {
-        if (!(err instanceof ProviderUnavailable)) throw err;
-        await repo.updateIntent(trx, confirmed.id, { status: 'FAILED', transaction_id: null });
-        const failed = providerError();
-        await recorder?.save(trx, failed);
-        return failed;
-      }
-      const out = await this.writeTransaction(trx, confirmed, record, seller, pix, now);
-      await recorder?.save(trx, out.intent);
-      return out.intent;
-    });
+    const method = intent.payment_method as 'PIX' | 'BOLETO';
+    let registration: ReturnType<InDatabaseProvider['registration']>;
+    try {
+      registration = provider.registration({ ...chargeRequestOf(intent), method });
+    } catch (err) {
+      if (!(err instanceof ProviderUnavailable)) throw err;
+      return this.writeAtOnce([(qc) => repo.insertIntentQuery(qc, { ...intent, status: 'FAILED' })], providerError(), key);
+    }
+    const seller = await cachedSellerProfile(db, intent.company_id);
+    const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionIdOf(intent) };
+    const details =
+      method === 'PIX'
+        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, undefined, seller.name, transactionIdOf(intent), now)
+        : boletoDetails(await repo.nextBoletoNumber(db), intent.amount_cents, intent.boleto_due_date!);
+    const row = newTransactionRow(confirmed, seller, details, now);
+    const transaction = transactionView(row, seller.name);
+    const fragments: InsertFragment[] = [
+      (qc) => repo.insertIntentQuery(qc, confirmed),
+      registration.insert,
+      (qc) => insertTransactionQuery(qc, row),
+      ...this.deps.transactions.createdQueries(transaction, now),
+    ];
+    return this.writeAtOnce(fragments, intentView(confirmed, now, transaction), key);
+  }
+
+  /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
+  private async writeAtOnce<T>(fragments: InsertFragment[], outcome: Outcome<T>, key: UnclaimedKey | undefined): Promise<Outcome<T> | undefined> {
+    try {
+      await executeAsOne(this.deps.db, key ? [...fragments, key.insertDone(outcome)] : fragments);
+      return outcome;
+    } catch (err) {
+      if (key && (key.isTaken(err) || repo.isCreateKeyTaken(err))) return undefined;
+      throw err;
+    }
   }
 
   /**
@@ -257,38 +278,17 @@ export class Confirmation {
     rendered: PixDetails | CardDetails | undefined,
     now: Date,
   ): Promise<ConfirmationResult> {
-    const method = intent.payment_method as PaymentMethod;
-    const feeCents = saleFeeCents(seller.feePlan, method, intent.installments, intent.amount_cents);
     const details =
       rendered ??
       (record.boleto
         ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
         : boletoDetails(await repo.nextBoletoNumber(trx), intent.amount_cents, intent.boleto_due_date!));
-    const row = await insertTransaction(trx, {
-      id: intent.transaction_id!,
-      company_id: intent.company_id,
-      payment_intent_id: intent.id,
-      status: 'PENDING',
-      payment_method: method,
-      installments: intent.installments,
-      amount_cents: intent.amount_cents,
-      fee_cents: feeCents,
-      net_amount_cents: intent.amount_cents - feeCents,
-      reference_id: intent.reference_id,
-      description: intent.description,
-      buyer: JSON.stringify(intent.buyer),
-      payment_details: JSON.stringify(details),
-      metadata: intent.metadata ? JSON.stringify(intent.metadata) : null,
-      split_rules: intent.split_rules ? JSON.stringify(intent.split_rules) : null,
-      cancel_at: paymentWindowEnd(method, now, intent.pix_expires_in_seconds, intent.boleto_due_date),
-      created_at: now,
-      updated_at: now,
-    });
+    const row = await insertTransaction(trx, newTransactionRow(intent, seller, details, now));
     // A new transaction has no receivables yet: its view needs no further reads.
     let transaction = transactionView(row, seller.name);
     await this.deps.transactions.recordCreated(trx, transaction, now);
     // A card is decided at once: approved is PAID (receivables, transaction.paid), refused is FAILED.
-    if (method === 'CREDIT_CARD') transaction = await this.deps.transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
+    if (row.payment_method === 'CREDIT_CARD') transaction = await this.deps.transactions.transition(trx, row, record.approved ? 'PAID' : 'FAILED', now);
     return { transaction, intent: intentView(intent, now, transaction) };
   }
 
@@ -359,6 +359,37 @@ function transactionIdOf(intent: PaymentIntentRow): string {
   return intent.reserved_transaction_id ?? `trx_${intent.id.slice('pi_'.length)}`;
 }
 
+/**
+ * The PENDING transaction of a CONFIRMED intent, priced with the seller's fee
+ * plan, as it will read back (jsonb members in PostgreSQL's order: db/jsonb.ts).
+ */
+function newTransactionRow(intent: PaymentIntentRow, seller: SellerProfile, details: PaymentDetails, now: Date): TransactionRow {
+  const method = intent.payment_method as PaymentMethod;
+  const feeCents = saleFeeCents(seller.feePlan, method, intent.installments, intent.amount_cents);
+  return {
+    id: intent.transaction_id!,
+    company_id: intent.company_id,
+    payment_intent_id: intent.id,
+    status: 'PENDING',
+    payment_method: method,
+    installments: intent.installments,
+    amount_cents: intent.amount_cents,
+    fee_cents: feeCents,
+    net_amount_cents: intent.amount_cents - feeCents,
+    reference_id: intent.reference_id,
+    description: intent.description,
+    buyer: intent.buyer,
+    payment_details: asJsonb(details),
+    metadata: intent.metadata,
+    split_rules: intent.split_rules,
+    cancel_at: paymentWindowEnd(method, now, intent.pix_expires_in_seconds, intent.boleto_due_date),
+    paid_at: null,
+    canceled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** What the provider is asked to register for an intent (Pix or boleto). */
 function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
   return {
@@ -372,8 +403,10 @@ function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'
   };
 }
 
-/** A provider that registers inside our database transaction (see PaymentProvider.registerWithin). */
-export type InDatabaseProvider = PaymentProvider & Required<Pick<PaymentProvider, 'registerWithin'>>;
+/** A provider whose record is written by our own statement (see PaymentProvider.registration). */
+export type InDatabaseProvider = PaymentProvider & Required<Pick<PaymentProvider, 'registration'>>;
+
+type PaymentDetails = PixDetails | CardDetails | BoletoDetails;
 
 /** The part of a confirmation the caller answers with. */
 export function answerOf<S extends ConfirmationShape>(outcome: Outcome<ConfirmationResult>, shape: S): Outcome<ConfirmationResult[S]> {

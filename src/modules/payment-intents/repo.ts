@@ -1,13 +1,28 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Kysely, type Updateable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type Updateable } from 'kysely';
+import { isUniqueViolation } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
 
 type Ex = Kysely<Database>;
 
-export async function insertIntent(ex: Ex, row: NewPaymentIntent): Promise<PaymentIntentRow> {
-  return ex.insertInto('payment_intents').values(row).returningAll().executeTakeFirstOrThrow();
+/** The INSERT of an intent, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
+export function insertIntentQuery(qc: QueryCreator<Database>, row: PaymentIntentRow) {
+  const values: NewPaymentIntent = {
+    ...row,
+    buyer: JSON.stringify(row.buyer),
+    split_rules: row.split_rules === null ? null : JSON.stringify(row.split_rules),
+    metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
+  };
+  return qc.insertInto('payment_intents').values(values);
 }
+
+export async function insertIntent(ex: Ex, row: PaymentIntentRow): Promise<PaymentIntentRow> {
+  return insertIntentQuery(ex, row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Whether a statement failed because the company already has an intent created under this Idempotency-Key. */
+export const isCreateKeyTaken = (err: unknown): boolean => isUniqueViolation(err, 'payment_intents_create_key');
 
 export async function findIntent(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<PaymentIntentRow | undefined> {
   let query = ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('id', '=', id);

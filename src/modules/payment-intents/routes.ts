@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders } from '../../http/common-schemas.js';
+import { claimDeferredKey } from '../../http/idempotency.js';
 import { respond } from '../../http/respond.js';
 import { TransactionSchema } from '../transactions/index.js';
 import { ConfirmBody, CreateIntentBody, IntentSchema } from './schemas.js';
@@ -12,7 +13,8 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Body: Static<typeof CreateIntentBody> }>(
     '/v2/payment-intents',
     {
-      config: { scope: 'payments:write', idempotency: 'optional' },
+      // A sandbox create-and-confirm stores its response in the one statement that writes it (createAtOnce).
+      config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
       schema: {
         tags: ['Payment intents'],
         summary: 'Create a payment intent (with confirm: true, also confirm it)',
@@ -22,8 +24,11 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       },
     },
     async (request, reply) => {
-      const intent = await intents.create(authOf(request).companyId, request.body, request.idempotency);
-      return respond(request, reply, intent);
+      const { companyId } = authOf(request);
+      const atOnce = await intents.createAtOnce(companyId, request.body, request.unclaimedKey);
+      if (atOnce !== undefined) return respond(request, reply, atOnce);
+      if (await claimDeferredKey(request, reply)) return reply;
+      return respond(request, reply, await intents.create(companyId, request.body, request.idempotency));
     },
   );
 

@@ -14,10 +14,11 @@
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, NewPaymentIntent, PaymentIntentRow } from '../../db/types.js';
+import { asJsonb } from '../../db/jsonb.js';
+import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { transact } from '../../db/transact.js';
 import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
-import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder } from '../idempotency/index.js';
+import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder, type UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { methodUnavailable, type ChargeMethod } from '../providers/index.js';
@@ -55,8 +56,25 @@ export class PaymentIntentService {
     this.confirmation = new Confirmation(deps);
   }
 
+  /**
+   * POST /v2/payment-intents with `confirm: true` and a provider whose record
+   * is in this database, in one SQL statement that also stores the response
+   * under the request's key (Confirmation.confirmAtCreate). Undefined: this
+   * request takes the general path (`create`, once its key is claimed) —
+   * another method or provider, an input `create` refuses (it answers the
+   * error after the claim, as for any request), or a key that exists.
+   */
+  async createAtOnce(companyId: string, input: CreateIntentInput, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
+    const provider = this.deps.providers[input.paymentMethod];
+    if (input.confirm !== true || !provider?.registration) return undefined;
+    const now = this.deps.clock.now();
+    if (validateCreate(input, now).length > 0) return undefined;
+    if (isDomainError(await this.deps.checkSplitRules(companyId, input))) return undefined;
+    return this.confirmation.confirmAtCreate(this.newIntent(companyId, input, now, key?.key), provider as InDatabaseProvider, key);
+  }
+
   async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
-    const { db, clock, newId } = this.deps;
+    const { db, clock } = this.deps;
     const now = clock.now();
     const problems = validateCreate(input, now);
     if (problems.length > 0) return validationFailure(problems);
@@ -64,22 +82,36 @@ export class PaymentIntentService {
     const split = await this.deps.checkSplitRules(companyId, input);
     if (isDomainError(split)) return split;
     const confirmNow = input.confirm === true;
-    const method = input.paymentMethod;
-    // A provider whose record is in this database: the whole create-and-confirm commits once (confirmAtCreate).
-    const provider = this.deps.providers[method];
-    const inOneCommit = confirmNow && provider?.registerWithin !== undefined;
     // A retry whose first attempt died after creating the intent resumes it instead of creating another.
-    // (In one commit, an intent under the key exists only with its stored response, which the key's claim replays.)
-    if (confirmNow && recorder && !inOneCommit) {
+    if (confirmNow && recorder) {
       const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
       if (earlier) return answerOf(await this.confirmation.run(earlier, 'intent', recorder), 'intent');
     }
-    const id = newId('pi');
-    const expiresAt = new Date(now.getTime() + INTENT_LIFETIME_MS);
-    const tokenization = method === 'CREDIT_CARD' ? await this.tokenization(id, companyId, expiresAt) : undefined;
+    const intent = this.newIntent(companyId, input, now, recorder?.key);
+    const tokenization = intent.payment_method === 'CREDIT_CARD' ? await this.tokenization(intent.id, companyId, intent.expires_at) : undefined;
     if (isDomainError(tokenization)) return tokenization;
-    const values: NewPaymentIntent = {
-      id,
+    const row = await transact(db, async (trx) => {
+      const inserted = await repo.insertIntent(trx, intent);
+      if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
+      return inserted;
+    });
+    if (isDomainError(row)) return row;
+    if (!confirmNow) return intentView(row, now, undefined, tokenization);
+    return answerOf(await this.confirmation.run(row, 'intent', recorder), 'intent');
+  }
+
+  /**
+   * A new intent as it will read back from the database: its jsonb members
+   * in PostgreSQL's order (db/jsonb.ts), so a view built from it has the
+   * bytes of a view built from the row read back. With `confirm: true` it is claimed at once, under the
+   * request's key, with its transaction id reserved.
+   */
+  private newIntent(companyId: string, input: CreateIntentInput, now: Date, key: string | undefined): PaymentIntentRow {
+    const { newId } = this.deps;
+    const confirmNow = input.confirm === true;
+    const method = input.paymentMethod;
+    return {
+      id: newId('pi'),
       company_id: companyId,
       status: method === 'CREDIT_CARD' ? 'REQUIRES_TOKEN' : 'REQUIRES_CONFIRMATION',
       amount_cents: input.amountCents,
@@ -87,29 +119,22 @@ export class PaymentIntentService {
       installments: input.installments ?? 1,
       reference_id: input.referenceId,
       description: input.description ?? null,
-      buyer: JSON.stringify(input.buyer),
-      split_rules: input.splitRules ? JSON.stringify(input.splitRules) : null,
-      metadata: input.metadata ? JSON.stringify(input.metadata) : null,
+      buyer: asJsonb(input.buyer),
+      split_rules: input.splitRules ? asJsonb(input.splitRules) : null,
+      // The schema admits only string members (additionalProperties), which its static type does not say.
+      metadata: input.metadata ? asJsonb(input.metadata as Record<string, string>) : null,
       pix_expires_in_seconds: method === 'PIX' ? (input.pix?.expiresInSeconds ?? PIX_DEFAULT_EXPIRES_SECONDS) : null,
       boleto_due_date: method === 'BOLETO' ? boletoDueDate(input, now) : null,
-      expires_at: expiresAt,
+      expires_at: new Date(now.getTime() + INTENT_LIFETIME_MS),
       confirm_started_at: confirmNow ? now : null,
       confirm_key: null,
-      create_key: confirmNow ? (recorder?.key ?? null) : null,
+      create_key: confirmNow ? (key ?? null) : null,
+      outcome_unknown_since: null,
       reserved_transaction_id: confirmNow ? newId('trx') : null,
       transaction_id: null,
       created_at: now,
       updated_at: now,
     };
-    if (inOneCommit) return this.confirmation.confirmAtCreate(values, provider as InDatabaseProvider, recorder);
-    const row = await transact(db, async (trx) => {
-      const inserted = await repo.insertIntent(trx, values);
-      if (!confirmNow) await recorder?.save(trx, intentView(inserted, now, undefined, tokenization));
-      return inserted;
-    });
-    if (isDomainError(row)) return row;
-    if (!confirmNow) return intentView(row, now, undefined, tokenization);
-    return answerOf(await this.confirmation.run(row, 'intent', recorder), 'intent');
   }
 
   async get(companyId: string, id: string): Promise<Outcome<IntentView>> {

@@ -11,8 +11,7 @@
  * from that record by `findCharge` instead of calling again (never a second
  * charge).
  */
-import type { Transaction } from 'kysely';
-import type { Database } from '../../db/types.js';
+import type { InsertFragment } from '../../db/one-statement.js';
 
 export type ChargeMethod = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
 
@@ -117,12 +116,13 @@ export interface PaymentProvider {
   /** The connector's name, as configured: simulated, bcb-api-pix, cielo. */
   readonly name: string;
   /**
-   * A provider whose record lives in this database (the simulated one)
-   * registers inside the caller's database transaction, so a create-and-confirm
-   * commits once: its record, the intent and the transaction together or not
-   * at all. It issues no codes of its own (no `pix`, no `boleto` on the record).
+   * A provider whose record lives in this database (the simulated one): what
+   * it answers a new reference and the unexecuted INSERT of its record, so a
+   * create-and-confirm writes its record, the intent and the transaction in
+   * one statement, together or not at all. Throws ProviderUnavailable when
+   * silent. It issues no codes of its own (no `pix`, no `boleto` on the record).
    */
-  registerWithin?(trx: Transaction<Database>, request: ChargeRequest): Promise<ChargeRecord>;
+  registration?(request: ChargeRequest): { record: ChargeRecord; insert: InsertFragment };
   /** Registers a Pix charge or a boleto; throws ProviderUnavailable when silent. */
   register(request: ChargeRequest): Promise<ChargeRecord>;
   /** Authorizes and captures a card (approved or refused); throws ProviderUnavailable when silent. Called by the vault only. */

@@ -1,12 +1,24 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import type { Database, NewTransaction, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
-export async function insertTransaction(ex: Ex, row: NewTransaction): Promise<TransactionRow> {
-  return ex.insertInto('transactions').values(row).returningAll().executeTakeFirstOrThrow();
+/** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
+export function insertTransactionQuery(qc: QueryCreator<Database>, row: TransactionRow) {
+  const values: NewTransaction = {
+    ...row,
+    buyer: JSON.stringify(row.buyer),
+    payment_details: JSON.stringify(row.payment_details),
+    metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
+    split_rules: row.split_rules === null ? null : JSON.stringify(row.split_rules),
+  };
+  return qc.insertInto('transactions').values(values);
+}
+
+export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {
+  return insertTransactionQuery(ex, row).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {

@@ -7,6 +7,7 @@
  * event without its change. Which moves are allowed and what each emits is
  * decided by rules.ts; this file loads, locks, applies and persists.
  */
+import type { InsertFragment } from '../../db/one-statement.js';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
@@ -39,7 +40,9 @@ export interface ReceivablesPort {
  * (the snapshot's schema, the event names) and not the reverse.
  */
 interface OutboxPort {
-  record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<string>;
+  record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<void>;
+  /** `record` as unexecuted INSERTs, for a larger statement (db/one-statement.ts). */
+  recordQueries(at: Date, type: TransactionEventType, transaction: TransactionView): InsertFragment[];
 }
 
 /** What a provider's payment did to its transaction (payFromProvider). */
@@ -127,6 +130,11 @@ export class TransactionService {
   /** Writes `transaction.created` for a transaction just inserted, in the same database transaction. */
   async recordCreated(trx: Transaction<Database>, view: TransactionView, at: Date): Promise<void> {
     await this.deps.outbox.record(trx, at, 'transaction.created', view);
+  }
+
+  /** recordCreated as unexecuted INSERTs (the event, its deliveries), for a larger statement (db/one-statement.ts). */
+  createdQueries(view: TransactionView, at: Date): InsertFragment[] {
+    return this.deps.outbox.recordQueries(at, 'transaction.created', view);
   }
 
   /**

@@ -16,10 +16,21 @@ export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
     await repo.insertDeliveries(trx, rows, at);
     return rows.map((r) => ({ id: r.id, webhookId: r.webhookId }));
   }
+  // One id per registration the company may have: the i-th registration by id gets the i-th (repo.ts).
+  const subscribers = (event: RecordedEvent, at: Date) => ({
+    companyId: event.companyId,
+    eventId: event.id,
+    type: event.type,
+    ids: Array.from({ length: MAX_ACTIVE_WEBHOOKS }, () => newId('dlv')),
+    at,
+  });
   return {
     async toSubscribers(trx, event, at) {
-      const ids = Array.from({ length: MAX_ACTIVE_WEBHOOKS }, () => newId('dlv'));
-      return repo.insertDeliveriesToSubscribers(trx, { companyId: event.companyId, eventId: event.id, type: event.type, ids, at });
+      return repo.insertDeliveriesToSubscribers(trx, subscribers(event, at));
+    },
+    toSubscribersQuery(event, at) {
+      const e = subscribers(event, at);
+      return (qc) => repo.deliveriesToSubscribersQuery(qc, e);
     },
     async toWebhook(trx, event, webhookId, at) {
       const hook = await repo.findWebhook(trx, event.companyId, webhookId);

@@ -1,7 +1,7 @@
 /** All SQL on webhooks, webhook_deliveries and webhook_attempts. The executor is always the first parameter. */
-import { sql, type Insertable, type Selectable } from 'kysely';
+import { sql, type Insertable, type QueryCreator, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { WebhookAttemptsTable, WebhookRow, WebhooksTable } from '../../db/types.js';
+import type { Database, WebhookAttemptsTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
@@ -25,27 +25,39 @@ export async function activeWebhooks(ex: Db, companyId: string): Promise<Webhook
   return ex.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('active', '=', true).orderBy('id').execute();
 }
 
+interface SubscribersEvent {
+  companyId: string;
+  eventId: string;
+  type: string;
+  ids: string[];
+  at: Date;
+}
+
 /**
  * One PENDING delivery of an event, due at once, to each active registration
  * of the company that selected `type`, in one statement (every event pays
  * for this; a separate read of the registrations cost a round trip more).
  * The i-th registration by id gets `ids[i]`: the caller passes one id per
- * registration a company may have (MAX_ACTIVE_WEBHOOKS).
+ * registration a company may have (MAX_ACTIVE_WEBHOOKS). Unexecuted: run
+ * alone (insertDeliveriesToSubscribers) or in a larger statement (db/one-statement.ts).
  */
-export async function insertDeliveriesToSubscribers(
-  ex: Db,
-  e: { companyId: string; eventId: string; type: string; ids: string[]; at: Date },
-): Promise<{ id: string; webhookId: string }[]> {
-  const result = await sql<{ id: string; webhook_id: string }>`
-    INSERT INTO webhook_deliveries (id, company_id, webhook_id, event_id, state, attempts, next_attempt_at, locked_until, created_at, updated_at)
-    SELECT (${e.ids}::text[])[s.n], s.company_id, s.id, ${e.eventId}, 'PENDING', 0, ${e.at}, NULL, ${e.at}, ${e.at}
-    FROM (
-      SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n
-      FROM webhooks w
-      WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${JSON.stringify([e.type])}::jsonb
-    ) s
-    RETURNING id, webhook_id`.execute(ex);
-  return result.rows.map((r) => ({ id: r.id, webhookId: r.webhook_id }));
+export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent) {
+  return qc
+    .insertInto('webhook_deliveries')
+    .columns(['id', 'company_id', 'webhook_id', 'event_id', 'state', 'attempts', 'next_attempt_at', 'locked_until', 'created_at', 'updated_at'])
+    .expression(sql`
+      SELECT (${e.ids}::text[])[s.n], s.company_id, s.id, ${e.eventId}, 'PENDING', 0, ${e.at}, NULL::timestamptz, ${e.at}, ${e.at}
+      FROM (
+        SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n
+        FROM webhooks w
+        WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${JSON.stringify([e.type])}::jsonb
+      ) s`);
+}
+
+/** deliveriesToSubscribersQuery, executed: the deliveries made. */
+export async function insertDeliveriesToSubscribers(ex: Db, e: SubscribersEvent): Promise<{ id: string; webhookId: string }[]> {
+  const rows = await deliveriesToSubscribersQuery(ex, e).returning(['id', 'webhook_id']).execute();
+  return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id }));
 }
 
 /** Deactivates a registration and cancels its pending deliveries; false when there was none. */

@@ -1,19 +1,29 @@
 /** All SQL on acquirer_charges, the simulated acquirer's own ledger. The executor is always the first parameter. */
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import type { Database } from '../../../db/types.js';
 import type { ChargeRecord } from '../provider.js';
 
 type Ex = Kysely<Database>;
 
-/** Records the outcome of a reference unless one is recorded already (the first outcome wins); true when this call recorded it. */
-export async function insertChargeOnce(ex: Ex, reference: string, method: string, amountCents: number, record: ChargeRecord, at: Date): Promise<boolean> {
-  const inserted = await ex
+export interface NewCharge {
+  reference: string;
+  method: string;
+  amountCents: number;
+  record: ChargeRecord;
+  at: Date;
+}
+
+/** The INSERT of an outcome unless one is recorded already for the reference (the first outcome wins), unexecuted. */
+export function insertChargeOnceQuery(qc: QueryCreator<Database>, c: NewCharge) {
+  return qc
     .insertInto('acquirer_charges')
-    .values({ reference, method, amount_cents: amountCents, outcome: JSON.stringify(record), created_at: at })
-    .onConflict((oc) => oc.column('reference').doNothing())
-    .returning('reference')
-    .executeTakeFirst();
-  return inserted !== undefined;
+    .values({ reference: c.reference, method: c.method, amount_cents: c.amountCents, outcome: JSON.stringify(c.record), created_at: c.at })
+    .onConflict((oc) => oc.column('reference').doNothing());
+}
+
+/** insertChargeOnceQuery, executed: true when this call recorded the outcome. */
+export async function insertChargeOnce(ex: Ex, c: NewCharge): Promise<boolean> {
+  return (await insertChargeOnceQuery(ex, c).returning('reference').executeTakeFirst()) !== undefined;
 }
 
 export async function findCharge(ex: Ex, reference: string): Promise<ChargeRecord | undefined> {

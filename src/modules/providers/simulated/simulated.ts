@@ -7,6 +7,7 @@
  * A reversal (desfazimento) is recorded on the same row (`reversed_at`).
  */
 import type { Db } from '../../../db/database.js';
+import type { InsertFragment } from '../../../db/one-statement.js';
 import type { Clock } from '../../../lib/clock.js';
 import {
   ProviderUnavailable,
@@ -32,15 +33,18 @@ export class SimulatedProvider implements PaymentProvider {
   ) {}
 
   async register(request: ChargeRequest): Promise<ChargeRecord> {
-    return this.registerWithin(this.db, request);
+    const { record } = this.registration(request);
+    return this.record({ reference: request.reference, method: request.method, amountCents: request.amountCents, record, at: this.clock.now() });
   }
 
-  /** Its ledger is in this database: the record is written in the caller's transaction (`ex`). */
-  async registerWithin(ex: Db, request: ChargeRequest): Promise<ChargeRecord> {
+  /** Its ledger is in this database: the record is written by the caller's statement. */
+  registration(request: ChargeRequest): { record: ChargeRecord; insert: InsertFragment } {
     if (request.amountCents === SILENT_AMOUNT_CENTS) {
       throw new ProviderUnavailable('The simulated provider is silent for an amount of 50200');
     }
-    return this.record(request.reference, request.method, request.amountCents, { reference: request.reference, providerId: `sim_${request.reference}`, approved: true }, ex);
+    const charge = { reference: request.reference, method: request.method, amountCents: request.amountCents, at: this.clock.now() };
+    const record: ChargeRecord = { reference: request.reference, providerId: `sim_${request.reference}`, approved: true };
+    return { record, insert: (qc) => repo.insertChargeOnceQuery(qc, { ...charge, record }) };
   }
 
   async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
@@ -50,13 +54,13 @@ export class SimulatedProvider implements PaymentProvider {
     const record: ChargeRecord = outcome.outcome === 'approved'
       ? { reference: request.reference, providerId: `sim_${request.reference}`, approved: true, card }
       : { reference: request.reference, providerId: `sim_${request.reference}`, approved: false, refusalCode: outcome.refusalCode, refusalMessage: outcome.refusalMessage, card };
-    return this.record(request.reference, 'CREDIT_CARD', request.amountCents, record);
+    return this.record({ reference: request.reference, method: 'CREDIT_CARD', amountCents: request.amountCents, record, at: this.clock.now() });
   }
 
   /** Keeps the first outcome per reference: a repeated call returns it instead of charging again (one statement when it is new). */
-  private async record(reference: string, method: string, amountCents: number, record: ChargeRecord, ex: Db = this.db): Promise<ChargeRecord> {
-    if (await repo.insertChargeOnce(ex, reference, method, amountCents, record, this.clock.now())) return record;
-    return (await repo.findCharge(ex, reference)) ?? record;
+  private async record(charge: repo.NewCharge): Promise<ChargeRecord> {
+    if (await repo.insertChargeOnce(this.db, charge)) return charge.record;
+    return (await repo.findCharge(this.db, charge.reference)) ?? charge.record;
   }
 
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {
