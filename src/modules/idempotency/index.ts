@@ -1,2 +1,2 @@
-export { IdempotencyService, IdempotencyScope, type ResponseRecorder } from './service.js';
+export { IdempotencyService, IdempotencyScope, unstoredRecorder, type ResponseRecorder } from './service.js';
 export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './rules.js';

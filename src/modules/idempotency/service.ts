@@ -18,6 +18,7 @@
  * the work recorded under the key instead of starting it again, and the
  * worker finishes the ones nobody retries (`recorderFor`).
  */
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { rollback } from '../../db/transact.js';
@@ -32,6 +33,16 @@ import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes } from '.
 export interface ResponseRecorder {
   readonly key: string;
   save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void>;
+}
+
+/**
+ * A recorder that stores nothing, for a confirmation the service itself makes
+ * once with a fresh key (the demo checkout, a payment link's page): the
+ * confirm claims the intent under the key, and nobody ever replays it; the
+ * outcome is read back from the transaction itself.
+ */
+export function unstoredRecorder(prefix: string): ResponseRecorder {
+  return { key: `${prefix}-${randomUUID()}`, save: async () => {} };
 }
 
 export interface IdempotencyDeps {

@@ -281,6 +281,7 @@ export class Confirmation {
       metadata: intent.metadata ? JSON.stringify(intent.metadata) : null,
       split_rules: intent.split_rules ? JSON.stringify(intent.split_rules) : null,
       cancel_at: paymentWindowEnd(method, now, intent.pix_expires_in_seconds, intent.boleto_due_date),
+      payment_link_id: intent.payment_link_id,
       created_at: now,
       updated_at: now,
     });

@@ -5,7 +5,7 @@
  * card number out of their page and server; the test cards list lives here.
  */
 import { api } from './api.js';
-import { $, clear, node, show } from './dom.js';
+import { $, clear, node, show } from '../../shared/dom.js';
 import { money } from './format.js';
 import { t } from './i18n.js';
 import { createIntent, showStartError } from './order.js';
