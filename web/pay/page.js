@@ -14,6 +14,7 @@ import { money, t } from './i18n.js';
 import { showResult } from './result.js';
 import { data, METHODS, state } from './state.js';
 import { clearError, setBusy, setStatus, showError } from './status.js';
+import { renderUnavailable } from './unavailable.js';
 
 const LOCALE_KEY = 'svc-pay-locale';
 
@@ -75,13 +76,6 @@ function applyLocale(locale) {
   } catch {
     /* storage unavailable */
   }
-}
-
-/** An expired, canceled, used-up or unknown link: a clear message and no form. */
-function renderUnavailable() {
-  if (data.status === 'ACTIVE') return;
-  $('unavailable-title').textContent = t('unavailable_' + data.status);
-  $('unavailable-text').textContent = data.status === 'NOT_FOUND' ? t('notFoundText') : t('unavailableText', { seller: data.sellerName });
 }
 
 function start(ev) {
