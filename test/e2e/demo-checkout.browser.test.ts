@@ -144,14 +144,14 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     const shots = path.join(process.env.TMPDIR ?? '/tmp', 'svc-pay-screenshots');
     fs.mkdirSync(shots, { recursive: true });
     const noOverflow = async () => {
-      const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+      const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });
       assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
     };
     await beginCard(page);
     const frame = page.frameLocator('#card-fields iframe');
     await frame.locator('#number').pressSequentially('4111111111111111');
     // The number's box is as wide as its text: nothing scrolled out of sight.
-    const number = await frame.locator('#number').evaluate((el) => ({ scroll: (el as HTMLInputElement).scrollWidth, client: (el as HTMLInputElement).clientWidth }));
+    const number = await frame.locator('#number').evaluate((el: any) => ({ scroll: el.scrollWidth as number, client: el.clientWidth as number }));
     assert.ok(number.scroll <= number.client, `card number cut: ${number.scroll} > ${number.client}`);
     await noOverflow();
     await page.screenshot({ path: path.join(shots, 'demo-phone-card.png'), fullPage: true });

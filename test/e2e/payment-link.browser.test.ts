@@ -44,7 +44,12 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
   async function createLink(body: Json): Promise<Json> {
     const res = await server.api('/v2/payment-links', { body: { amountCents: 15_990, description: 'Curso online de fotografia', ...body } });
     assert.equal(res.status, 201, await res.clone().text());
-    return res.json();
+    return (await res.json()) as Json;
+  }
+
+  /** GET of the API with the sandbox key, as JSON. */
+  async function get(pathname: string): Promise<Json> {
+    return (await (await server.api(pathname)).json()) as Json;
   }
 
   async function open(url: string, shape: (typeof VIEWPORTS)[number]): Promise<{ page: Page; problems: string[] }> {
@@ -84,7 +89,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
 
   /** The page never scrolls sideways: nothing is wider than the viewport. */
   async function assertNoOverflow(page: Page): Promise<void> {
-    const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+    const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });
     assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
   }
 
@@ -115,7 +120,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         assert.equal(await page.locator('#result-title').textContent(), 'Pagamento confirmado');
         assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x$/);
         await shot(page, `${shape.name}-card-paid`);
-        const sales = await (await server.api(`/v2/transactions?paymentLinkId=${link.id}`)).json();
+        const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
         assert.equal(sales.data.length, 1);
         assert.equal(sales.data[0].status, 'PAID');
         assert.deepEqual(problems, [], 'no CSP violation or script error');
@@ -134,7 +139,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         assert.equal(await page.locator('#pix-state').textContent(), 'Aguardando pagamento');
         await assertNoOverflow(page);
         await shot(page, `${shape.name}-pix-waiting`);
-        const sales = await (await server.api(`/v2/transactions?paymentLinkId=${link.id}`)).json();
+        const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
         const paid = await server.api(`/v2/sandbox/transactions/${sales.data[0].id}/pay`, { method: 'POST' });
         assert.equal(paid.status, 200);
         await page.locator('#result').waitFor({ state: 'visible', timeout: 15_000 });
@@ -207,9 +212,9 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         assert.equal(await loser.locator('#unavailable-text').textContent(), 'Outro comprador pagou antes de você. Nada foi cobrado de você.');
         assert.equal(await loser.locator('#card-step').isVisible(), false, 'no card form left to fill');
         await shot(loser, `${shape.name}-max-payments-refused`);
-        const sales = await (await server.api(`/v2/transactions?paymentLinkId=${link.id}`)).json();
+        const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
         assert.equal(sales.data.length, 1, 'one sale');
-        assert.equal((await (await server.api(`/v2/payment-links/${link.id}`)).json()).status, 'COMPLETED');
+        assert.equal((await get(`/v2/payment-links/${link.id}`)).status, 'COMPLETED');
         for (const { page, problems } of buyers) {
           assert.deepEqual(problems.filter((p) => !/409/.test(p)), []);
           await page.context().close();

@@ -16,7 +16,7 @@ const NARROW = 1;
 const WIDE = 3;
 
 /** The bars of an even number of digits: start code, pairs (bars from the first, spaces from the second), stop code. */
-export function itfBars(code) {
+function itfBars(code) {
   const widths = ['n', 'n', 'n', 'n'];
   for (let i = 0; i < code.length; i += 2) {
     const bars = ITF[Number(code[i])];

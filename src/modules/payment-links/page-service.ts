@@ -42,7 +42,7 @@ export interface PageInfo {
   status: LinkStatus;
 }
 
-export function pagePayment(t: TransactionView): PagePayment {
+function pagePayment(t: TransactionView): PagePayment {
   const d = t.paymentDetails;
   return {
     transactionId: t.id,

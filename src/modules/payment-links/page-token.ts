@@ -8,7 +8,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 
 /** A page left open longer than this must be reloaded to pay. */
-export const PAGE_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+const PAGE_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 
 export class PageTokens {
   private readonly key: Buffer;

@@ -47,7 +47,7 @@ const UNAVAILABLE: Record<Exclude<LinkStatus, 'ACTIVE'>, string> = {
   COMPLETED: 'This payment link has taken all its payments',
 };
 
-export const linkUnavailable = (status: Exclude<LinkStatus, 'ACTIVE'>): DomainError =>
+const linkUnavailable = (status: Exclude<LinkStatus, 'ACTIVE'>): DomainError =>
   new DomainError('PAYMENT_LINK_UNAVAILABLE', UNAVAILABLE[status]);
 
 /**

@@ -5,13 +5,13 @@ import { MAX_AMOUNT_CENTS } from '../../lib/money.js';
 import { SplitRuleSchema } from '../payment-intents/index.js';
 import { BuyerSchema, MetadataSchema, PAYMENT_METHODS } from '../transactions/index.js';
 
-export const LINK_STATUSES = ['ACTIVE', 'EXPIRED', 'CANCELED', 'COMPLETED'] as const;
+const LINK_STATUSES = ['ACTIVE', 'EXPIRED', 'CANCELED', 'COMPLETED'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
 
 /** Installments a card payment through a link may take (as an intent's `installments`). */
-export const MAX_INSTALLMENTS = 12;
+const MAX_INSTALLMENTS = 12;
 /** The most payments one link may take when `maxPayments` is given. */
-export const MAX_PAYMENTS_LIMIT = 1_000_000;
+const MAX_PAYMENTS_LIMIT = 1_000_000;
 
 export const CreateLinkBody = Type.Object(
   {
