@@ -143,7 +143,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         const paid = await server.api(`/v2/sandbox/transactions/${sales.data[0].id}/pay`, { method: 'POST' });
         assert.equal(paid.status, 200);
         await page.locator('#result').waitFor({ state: 'visible', timeout: 15_000 });
-        assert.equal(await page.locator('#pix-state').textContent(), 'Pago');
+        assert.equal(await page.locator('#result-state').textContent(), 'Pago');
         assert.equal(await page.locator('#result-title').textContent(), 'Pagamento confirmado');
         await shot(page, `${shape.name}-pix-paid`);
         // The language switch re-words the result.

@@ -30,6 +30,9 @@ export function showResult(payment) {
   $('result-method').textContent = method;
   $('result-amount').textContent = money(payment.amountCents);
   $('result-id').textContent = payment.transactionId;
+  const pill = $('result-state');
+  pill.className = 'pill ' + (payment.status === 'PAID' ? 'paid' : 'over');
+  pill.textContent = payment.status === 'PAID' ? t('statePaid') : payment.status === 'FAILED' ? t('stateRefused') : t('stateCanceled');
   show('result-retry', payment.status !== 'PAID');
   show('result', true);
   $('result-title').focus();

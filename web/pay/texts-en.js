@@ -49,6 +49,7 @@ export const EN = {
   boletoOpen: "Open the bank's boleto",
   stateWaiting: 'Awaiting payment',
   statePaid: 'Paid',
+  stateRefused: 'Refused',
   stateCanceled: 'Expired',
   copy: 'Copy',
   copied: 'Copied!',

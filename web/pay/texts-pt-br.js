@@ -50,6 +50,7 @@ export const PT_BR = {
   boletoOpen: 'Abrir o boleto do banco',
   stateWaiting: 'Aguardando pagamento',
   statePaid: 'Pago',
+  stateRefused: 'Recusado',
   stateCanceled: 'Expirado',
   copy: 'Copiar',
   copied: 'Copiado!',
