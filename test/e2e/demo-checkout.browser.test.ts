@@ -154,7 +154,17 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     const number = await frame.locator('#number').evaluate((el: any) => ({ scroll: el.scrollWidth as number, client: el.clientWidth as number }));
     assert.ok(number.scroll <= number.client, `card number cut: ${number.scroll} > ${number.client}`);
     await noOverflow();
+    const box = await page.locator('.test-cards').boundingBox();
+    for (const button of await page.locator('#test-cards .copy').all()) {
+      const b = await button.boundingBox();
+      assert.ok(box && b && b.x + b.width <= box.x + box.width, 'each test card\'s copy button stays inside the list');
+    }
     await page.screenshot({ path: path.join(shots, 'demo-phone-card.png'), fullPage: true });
+    // A test card's copy button copies its digits.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('#test-cards .copy').first().click();
+    await page.locator('#test-cards .copy', { hasText: 'Copiado!' }).waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), '4111111111111111');
     await page.locator('#card-cancel').click();
     await page.locator('#tab-PIX').click();
     await page.locator('#pix-begin').click();

@@ -137,6 +137,10 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         assert.match(String(await page.locator('#pix-qr').getAttribute('src')), /^data:image\/png;base64,/);
         assert.match(await page.locator('#pix-code').inputValue(), /^000201/);
         assert.equal(await page.locator('#pix-state').textContent(), 'Aguardando pagamento');
+        await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+        await page.locator('#pix-step .copy').click();
+        await page.locator('#pix-step .copy', { hasText: 'Copiado!' }).waitFor();
+        assert.equal(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), await page.locator('#pix-code').inputValue());
         await assertNoOverflow(page);
         await shot(page, `${shape.name}-pix-waiting`);
         const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
