@@ -127,6 +127,37 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         await page.context().close();
       });
 
+      test('a refused card: told why in Portuguese (or English), then paid with another card', async () => {
+        const link = await createLink({ paymentMethods: ['CREDIT_CARD'] });
+        const { page, problems } = await open(link.url, shape);
+        await page.locator('#lang-toggle').click();
+        assert.equal(await page.locator('#submit').textContent(), 'Continue to card');
+        await page.locator('#lang-toggle').click();
+        await fillBuyer(page);
+        await page.locator('#submit').click();
+        await typeCard(page, '4111113111110002');
+        await page.locator('#card-pay').click();
+        await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
+        assert.equal(await page.locator('#result-title').textContent(), 'Pagamento recusado');
+        assert.equal(await page.locator('#result-text').textContent(), 'O banco emissor recusou o pagamento: saldo insuficiente.');
+        assert.equal(await page.locator('#result-state').textContent(), 'Recusado');
+        await shot(page, `${shape.name}-card-refused`);
+        await page.locator('#lang-toggle').click();
+        assert.equal(await page.locator('#result-text').textContent(), 'The issuing bank refused the payment: insufficient funds.');
+        await shot(page, `${shape.name}-card-refused-en`);
+        await page.locator('#lang-toggle').click();
+        await page.locator('#result-retry').click();
+        assert.equal(await page.locator('#buyer-name').inputValue(), 'Maria da Silva', 'the buyer\'s data is kept');
+        await page.locator('#submit').click();
+        await typeCard(page);
+        await page.locator('#card-pay').click();
+        await page.locator('#result.paid').waitFor({ timeout: 20_000 });
+        const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
+        assert.deepEqual(sales.data.map((x: Json) => x.status).sort(), ['FAILED', 'PAID']);
+        assert.deepEqual(problems, []);
+        await page.context().close();
+      });
+
       test('by Pix: QR code and copy-and-paste; "Pago" appears without a reload after the sandbox pay route', async () => {
         const link = await createLink({ paymentMethods: ['PIX', 'BOLETO'] });
         const { page, problems } = await open(link.url, shape);
