@@ -57,7 +57,7 @@ export const ConfirmBody = Type.Unsafe<{ token?: string } | null>({
   description: 'No body for Pix and boleto',
 });
 
-const CardTokenizationSchema = Type.Object({
+export const CardTokenizationSchema = Type.Object({
   vaultUrl: Type.String({ description: 'the vault origin: load {vaultUrl}/sdk.js and mount SvcVault' }),
   ticket: Type.String({ description: 'authorizes tokenizing one card for this intent; expires with it' }),
   encryptionKey: Type.Object({

@@ -26,7 +26,7 @@ import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import { newNonce, pagePolicy, renderPage, type PageData } from './page-html.js';
 import type { PaymentPageService } from './page-service.js';
 import { PageTokens } from './page-token.js';
-import { PageChargeSchema, PageConfirmBody, PageItemParams, PageParams, PagePayBody, PagePaymentSchema } from './schemas.js';
+import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema } from './schemas.js';
 
 export interface PageRouteDeps {
   pages: PaymentPageService;
@@ -64,7 +64,6 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
   const perAddress = perMinuteLimit(app, 'pay-ip', config.payPagePerIpPerMinute, (request) => request.ip);
   const perLink = perMinuteLimit(app, 'pay-link', config.payPagePerLinkPerMinute, linkOf);
   const polls = perMinuteLimit(app, 'pay-poll', config.payPagePerIpPerMinute * POLLS_PER_PAYMENT, (request) => request.ip);
-  const headers = { type: 'object', properties: { [TOKEN_HEADER]: { type: 'string', description: 'the token the page was served with' } } };
 
   app.get('/pay/assets/page.js', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.js', 'application/javascript; charset=utf-8'));
   app.get('/pay/assets/page.css', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.css', 'text/css; charset=utf-8'));
@@ -102,7 +101,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
       schema: {
         tags: TAGS,
         summary: "The hosted page starts the buyer's payment (card intent, or Pix / boleto charge)",
-        headers,
+        headers: PageHeaders,
         params: PageParams,
         body: PagePayBody,
         response: { 201: PageChargeSchema, ...errors(400, 403, 404, 409, 422, 502) },
@@ -121,7 +120,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
       schema: {
         tags: TAGS,
         summary: "The hosted page confirms the buyer's card intent with the vault's token",
-        headers,
+        headers: PageHeaders,
         params: PageItemParams,
         body: PageConfirmBody,
         response: { 201: PagePaymentSchema, ...errors(400, 403, 404, 409, 422, 502) },

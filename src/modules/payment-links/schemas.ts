@@ -2,8 +2,8 @@
 import { Type, type Static } from 'typebox';
 import { PageLimit, Timestamp } from '../../http/common-schemas.js';
 import { MAX_AMOUNT_CENTS } from '../../lib/money.js';
-import { SplitRuleSchema } from '../payment-intents/index.js';
-import { BuyerSchema, MetadataSchema, PAYMENT_METHODS } from '../transactions/index.js';
+import { CardTokenizationSchema, SplitRuleSchema } from '../payment-intents/index.js';
+import { BuyerSchema, MetadataSchema, PAYMENT_METHODS, TRANSACTION_STATUSES } from '../transactions/index.js';
 
 const LINK_STATUSES = ['ACTIVE', 'EXPIRED', 'CANCELED', 'COMPLETED'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
@@ -82,7 +82,7 @@ export const PageConfirmBody = Type.Object(
  */
 export const PagePaymentSchema = Type.Object({
   transactionId: Type.String(),
-  status: Type.Enum(['PENDING', 'PAID', 'FAILED', 'CANCELED']),
+  status: Type.Enum(TRANSACTION_STATUSES),
   paymentMethod: Type.Enum(PAYMENT_METHODS),
   amountCents: Type.Integer(),
   installments: Type.Integer(),
@@ -95,12 +95,13 @@ export type PagePayment = Static<typeof PagePaymentSchema>;
 /** The page's answer to "pay": a card intent to tokenize for, or the Pix / boleto charge to pay. */
 export const PageChargeSchema = Type.Object({
   intentId: Type.String(),
-  cardTokenization: Type.Optional(
-    Type.Object({ vaultUrl: Type.String(), ticket: Type.String(), encryptionKey: Type.Object({}, { additionalProperties: true }) }),
-  ),
+  cardTokenization: Type.Optional(CardTokenizationSchema),
   payment: Type.Optional(PagePaymentSchema),
 });
 export type PageCharge = Static<typeof PageChargeSchema>;
+
+/** The page's CSRF token, which GET /pay/{id} put in the page. */
+export const PageHeaders = Type.Object({ 'x-pay-token': Type.Optional(Type.String({ maxLength: 100, description: 'the token the page was served with' })) });
 
 export const PageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 export const PageItemParams = Type.Object(
