@@ -243,8 +243,8 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         );
         assert.deepEqual([...outcomes].sort(), ['paid', 'refused']);
         const loser = buyers[outcomes.indexOf('refused')]!.page;
-        assert.equal(await loser.locator('#unavailable-title').textContent(), 'Este link de pagamento já recebeu o pagamento');
-        assert.equal(await loser.locator('#unavailable-text').textContent(), 'Outro comprador pagou antes de você. Nada foi cobrado de você.');
+        assert.equal(await loser.locator('#unavailable-title').textContent(), 'Este link de pagamento não aceita mais pagamentos');
+        assert.equal(await loser.locator('#unavailable-text').textContent(), 'Ele já recebeu o pagamento de outro comprador, expirou ou foi cancelado. Nada foi cobrado de você.');
         assert.equal(await loser.locator('#card-step').isVisible(), false, 'no card form left to fill');
         await shot(loser, `${shape.name}-max-payments-refused`);
         const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);

@@ -16,7 +16,11 @@ export function renderUnavailable() {
   $('unavailable-text').textContent = t(text, { seller: data.sellerName });
 }
 
-/** The link stopped taking payments while the page was open: no form, a clear notice. */
+/**
+ * The link stopped taking payments while the page was open (used up by another
+ * buyer, expired or canceled meanwhile: the refusal does not say which): no
+ * form, a clear notice.
+ */
 export function closeLink() {
   data.status = 'TAKEN';
   for (const id of ['checkout', 'card-step', 'error']) show(id, false);
