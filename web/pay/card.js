@@ -4,7 +4,8 @@
  * own pay button tokenizes, and the token confirms the intent. Why a module:
  * the card number never touches this page, and this is where that is wired.
  */
-import { $, clear, show } from '../shared/dom.js';
+import { mountCardFields, unmountCardFields } from '../shared/card-fields.js';
+import { $, show } from '../shared/dom.js';
 import { loadSdk } from '../shared/sdk-loader.js';
 import { api } from './api.js';
 import { money, t } from './i18n.js';
@@ -13,15 +14,8 @@ import { data, state } from './state.js';
 import { clearError, setBusy, setStatus, showError } from './status.js';
 
 export function unmountCard() {
-  if (state.handle) {
-    try {
-      state.handle.unmount();
-    } catch {
-      /* already gone */
-    }
-    state.handle = null;
-  }
-  clear($('card-fields'));
+  unmountCardFields(state.handle, $('card-fields'));
+  state.handle = null;
 }
 
 export function renderPayButton() {
@@ -33,20 +27,13 @@ export function renderPayButton() {
 /** After "continue": the intent answered {intentId, cardTokenization}; mount the vault's fields. */
 export function beginCard(charge) {
   return loadSdk(data.vaultUrl, (url) => t('sdkUnavailable', { url })).then((SvcVault) => {
-    const tk = charge.cardTokenization;
     show('checkout', false);
     show('card-step', true);
     show('card-loading', true);
     renderPayButton();
     $('card-pay').disabled = true;
     unmountCard();
-    state.handle = SvcVault.mount($('card-fields'), {
-      vaultUrl: tk.vaultUrl,
-      ticket: tk.ticket,
-      encryptionKey: tk.encryptionKey,
-      locale: state.locale,
-      hideSubmitButton: true,
-      style: { accentColor: '#0f766e', color: '#17212b', borderColor: '#c4ccd3', borderRadius: '8px', errorColor: '#b42318' },
+    state.handle = mountCardFields(SvcVault, $('card-fields'), charge.cardTokenization, state.locale, {
       onReady: () => {
         show('card-loading', false);
         $('card-pay').disabled = false;
