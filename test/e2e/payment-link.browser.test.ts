@@ -221,6 +221,11 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         await assertNoOverflow(page);
         await shot(page, `${shape.name}-expired`);
         assert.deepEqual(problems, []);
+        // An address that is no link at all (a typo in it) gets a page that says so.
+        await page.goto(`${server.url}/pay/plink_00000000000000000000000000`);
+        assert.equal(await page.locator('#unavailable-title').textContent(), 'Link de pagamento não encontrado');
+        assert.equal(await page.locator('.order').isVisible(), false);
+        await shot(page, `${shape.name}-not-found`);
         await page.context().close();
       });
 
