@@ -7,7 +7,8 @@
 //   origin, no inline code and no eval, and esbuild's output needs neither.
 //   The hosted fields bundle takes its card-brand table straight from
 //   src/modules/vault/card-brands.ts, so browser and server cannot drift.
-// - HTML and CSS are copied as they are.
+// - Stylesheets are bundled (their @import of the shared look inlined);
+//   HTML is copied as it is.
 //
 // platform 'browser' makes the build fail if a bundled module reaches for a
 // Node built-in (node:crypto, node:fs, ...): browser code stays browser-safe.
@@ -25,9 +26,16 @@ const SCRIPTS = {
   'vault/sdk.js': 'vault/sdk.js',
   'vault/hosted-fields.js': 'vault/hosted-fields/main.js',
   'demo/checkout.js': 'demo/checkout/main.js',
+  'pay/page.js': 'pay/main.js',
 };
 
-const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'demo/checkout.css'];
+const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html'];
+
+/** Served path → entry stylesheet: bundled, so both checkout pages @import the shared look (web/shared/base.css). */
+const STYLES = {
+  'demo/checkout.css': 'demo/checkout.css',
+  'pay/page.css': 'pay/page.css',
+};
 
 // Browsers with ES2020 (Chrome/Edge 80+, Firefox 78+, Safari 14+); the code
 // also uses Unicode property escapes in regular expressions (ES2018).
@@ -47,6 +55,19 @@ await Promise.all(
       minify: true,
       // Keeps the one-line /*! ... */ notice at the top of a source file.
       legalComments: 'inline',
+      charset: 'utf8',
+      logLevel: 'warning',
+    }),
+  ),
+);
+
+await Promise.all(
+  Object.entries(STYLES).map(([served, entry]) =>
+    esbuild.build({
+      entryPoints: [path.join(SOURCE, entry)],
+      outfile: path.join(OUT, served),
+      bundle: true,
+      target: ['chrome80', 'firefox78', 'safari14'],
       charset: 'utf8',
       logLevel: 'warning',
     }),

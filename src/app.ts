@@ -23,6 +23,7 @@ import type { Providers } from './modules/providers/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
+import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
@@ -61,6 +62,8 @@ export interface Services {
   companies: CompanyService;
   transactions: TransactionService;
   intents: PaymentIntentService;
+  paymentLinks: PaymentLinkService;
+  paymentPages: PaymentPageService;
   receivables: ReceivableService;
   webhooks: WebhookService;
   events: EventService;
@@ -87,6 +90,7 @@ export function buildServices(deps: AppDeps): Services {
     idempotency,
     internalKey: deps.internalKey,
     vault: deps.vault,
+    linkSlotGuard,
   });
   const allowLoopback = config.webhookAllowLoopback;
   return {
@@ -94,6 +98,8 @@ export function buildServices(deps: AppDeps): Services {
     companies: new CompanyService(db, clock, newId, config.env),
     transactions,
     intents,
+    paymentLinks: new PaymentLinkService({ db, clock, newId, checkSplitRules: receivables.checkSplitRules, publicApiUrl: config.publicApiUrl }),
+    paymentPages: new PaymentPageService({ db, clock, intents, transactions }),
     receivables,
     webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
     events: new EventService({ db, clock, fanOut }),
@@ -163,6 +169,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   healthRoutes(app, deps.db);
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
+  paymentLinkRoutes(app, services.paymentLinks);
+  paymentPageRoutes(app, { pages: services.paymentPages, config: deps.config, clock: deps.clock, internalKey: deps.internalKey });
   receivableRoutes(app, services.receivables);
   webhookRoutes(app, services.webhooks);
   eventRoutes(app, services.events);

@@ -71,6 +71,13 @@ test('the rate limit defaults to 25 per second in the sandbox and 100 in product
   assert.equal(loadConfig(PRODUCTION).rateLimitPerSecond, 100);
 });
 
+test('PUBLIC_API_URL: defaults to localhost and the API port, loses a trailing slash, must be http(s)', () => {
+  assert.equal(loadConfig({}).publicApiUrl, 'http://localhost:3000');
+  assert.equal(loadConfig({ PORT: '8080' }).publicApiUrl, 'http://localhost:8080');
+  assert.equal(loadConfig({ PUBLIC_API_URL: 'https://pagar.loja.example/' }).publicApiUrl, 'https://pagar.loja.example');
+  assert.throws(() => loadConfig({ PUBLIC_API_URL: 'ftp://x' }), /PUBLIC_API_URL/);
+});
+
 test('a bad PORT is refused naming PORT', () => {
   for (const value of ['abc', '-1', '3000.5', '65536', ' 80']) refusal({ PORT: value }, 'PORT');
   refusal({ VAULT_PORT: 'x' }, 'VAULT_PORT');

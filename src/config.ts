@@ -36,6 +36,12 @@ export interface Config {
   port: number;
   vaultPort: number;
   publicVaultUrl: string;
+  /** Where buyers reach the API (PUBLIC_API_URL, no trailing slash): payment links' pages are under it, and their requests must come from its origin. */
+  publicApiUrl: string;
+  /** Payments the hosted page may start per client address per minute (PAY_PAGE_PER_IP_PER_MINUTE). */
+  payPagePerIpPerMinute: number;
+  /** Payments the hosted page may start per payment link per minute (PAY_PAGE_PER_LINK_PER_MINUTE). */
+  payPagePerLinkPerMinute: number;
   /** PostgreSQL connection string; undefined means the embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per process (DATABASE_POOL_SIZE): processes × pool size must stay under the server's max_connections. */
@@ -274,6 +280,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     vaultPort,
     publicVaultUrl: url(env, 'PUBLIC_VAULT_URL', ['http:', 'https:']) ?? `http://localhost:${vaultPort}`,
+    publicApiUrl: (url(env, 'PUBLIC_API_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    payPagePerIpPerMinute: integer(env, 'PAY_PAGE_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
+    payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 10_000),
     databaseTimeouts: {

@@ -72,6 +72,8 @@ export interface PaymentIntentsTable {
   outcome_unknown_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The id the transaction will have, chosen when the confirmation is claimed (the Pix txid is derived from it). */
   reserved_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The payment link the intent pays (created through its hosted page). */
+  payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
   transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -95,6 +97,8 @@ interface TransactionsTable {
   split_rules: NullableJson<unknown[]>;
   /** When an unpaid Pix or boleto stops being payable and becomes CANCELED. */
   cancel_at: Timestamp | null;
+  /** Copied from the intent: the payment link this sale paid. */
+  payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
   paid_at: Timestamp | null;
   canceled_at: Timestamp | null;
   created_at: Timestamp;
@@ -285,6 +289,24 @@ interface VaultAttemptsTable {
   count: number;
 }
 
+export interface PaymentLinksTable {
+  id: string;
+  company_id: string;
+  amount_cents: number;
+  description: string;
+  payment_methods: Json<string[]>;
+  max_installments: number;
+  split_rules: NullableJson<unknown[]>;
+  expires_at: Timestamp | null;
+  /** How many payments the link takes; null: unlimited. */
+  max_payments: number | null;
+  metadata: NullableJson<Record<string, string>>;
+  reference_id: string | null;
+  canceled_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -306,10 +328,13 @@ export interface Database {
   provider_charges: ProviderChargesTable;
   provider_notifications: ProviderNotificationsTable;
   received_payments: ReceivedPaymentsTable;
+  payment_links: PaymentLinksTable;
 }
 
 export type PaymentIntentRow = Selectable<PaymentIntentsTable>;
 export type NewPaymentIntent = Insertable<PaymentIntentsTable>;
+export type PaymentLinkRow = Selectable<PaymentLinksTable>;
+export type NewPaymentLink = Insertable<PaymentLinksTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
 export type ReceivableRow = Selectable<ReceivablesTable>;

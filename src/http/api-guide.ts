@@ -13,7 +13,7 @@ a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
 \`splitRules[1].percentage\`, \`Idempotency-Key\`). Statuses: 400 VALIDATION_ERROR / TOKEN_REQUIRED (also malformed JSON and
 unknown body fields), 401 UNAUTHORIZED / TICKET_EXPIRED, 403 FORBIDDEN, 404 NOT_FOUND (also an id of another company, a
 wrong prefix, an unknown route), 409 INTENT_ALREADY_PROCESSED / INTENT_EXPIRED / IDEMPOTENCY_KEY_IN_USE /
-TRANSACTION_NOT_PENDING, 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
+TRANSACTION_NOT_PENDING / PAYMENT_LINK_UNAVAILABLE (a payment link expired, canceled or used up), 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
 WEBHOOK_URL_INVALID / WEBHOOK_LIMIT_REACHED / IDEMPOTENCY_KEY_REUSED / PAYMENT_METHOD_UNAVAILABLE (a method the operator
 switched off, on field \`paymentMethod\`), 429 RATE_LIMITED (with \`Retry-After\`),
 500 INTERNAL_ERROR, 502 PROVIDER_ERROR, 503 SERVICE_UNAVAILABLE (with \`Retry-After\`). A path id over 64 characters is
@@ -30,7 +30,8 @@ confirm answers 409 INTENT_EXPIRED. A confirmed Pix transaction that is not paid
 (São Paulo time), becomes CANCELED with a \`transaction.canceled\` event.
 
 **Listing.** \`GET /v2/transactions\` takes \`limit\` (1–${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}), \`startingAfter\` (the last id of the previous page),
-\`status\`, \`paymentMethod\`, \`referenceId\`, \`createdFrom\`, \`createdTo\`; newest first; answers \`{data, hasMore}\`.
+\`status\`, \`paymentMethod\`, \`referenceId\`, \`paymentLinkId\` (a \`plink_\` id), \`createdFrom\`, \`createdTo\`; newest first; answers
+\`{data, hasMore}\`. \`GET /v2/payment-links\` pages the same way (\`limit\`, \`startingAfter\`).
 
 **Rate limit.** Per key, per second (default 25 in the sandbox, 100 in production). Every response carries
 \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`.
@@ -39,6 +40,17 @@ confirm answers 409 INTENT_EXPIRED. A confirmed Pix transaction that is not paid
 mounts \`SvcVault\` from \`{vaultUrl}/sdk.js\`; the vault (its own origin; routes /sdk.js, /hosted-fields, /keys, /tokenize, no
 API key) returns a single-use \`vtk_\` token, and the seller's server confirms with \`{"token": …}\`: 201 with the transaction
 PAID, or FAILED with \`paymentDetails.card.refusalCode\` and \`refusalMessage\` (a refusal is not an HTTP error).
+
+**Payment links.** \`POST /v2/payment-links\` (\`amountCents\`, \`description\`, \`paymentMethods\`, \`maxInstallments\` 1–12 for
+cards, \`splitRules\`, \`expiresAt\` in the future, \`maxPayments\` default unlimited, \`metadata\`, \`referenceId\`) answers a
+\`plink_\` link with its \`url\`: a hosted page (\`GET /pay/{id}\`, no key, Portuguese with an English switch) where buyers pay by
+card (the vault's fields), Pix or boleto. \`status\` is ACTIVE, EXPIRED (from \`expiresAt\`), CANCELED (\`POST
+/v2/payment-links/{id}/cancel\`) or COMPLETED (\`maxPayments\` sales PAID); \`paymentsCount\` counts PAID sales. Each payment is an
+intent and a transaction carrying \`paymentLinkId\`. A PAID sale, a PENDING one still payable and a confirmation under way
+each hold one of \`maxPayments\`; every confirmation of a link's intent locks the link and counts them, so of two buyers
+paying the last slot at once one is charged and the other gets 409 PAYMENT_LINK_UNAVAILABLE before any charge. The
+page's endpoints (\`POST /pay/{id}/intents\`, \`POST /pay/{id}/intents/{pi}/confirm\`, \`GET /pay/{id}/transactions/{trx}\`)
+need the page's \`X-Pay-Token\` and its \`Origin\` (403 FORBIDDEN otherwise) and are rate-limited per address and per link.
 
 **Split and receivables.** \`splitRules\` divide a sale among approved accounts (PERCENTAGE with at most two decimals, or FIXED
 centavos); the seller keeps the rest. Once PAID, \`split.receivables\` lists one line per account and installment with gross,

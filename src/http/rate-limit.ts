@@ -7,7 +7,7 @@
  * unreachable the limit is skipped (fail open) rather than failing payments.
  */
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import { AppError } from './errors.js';
 
@@ -42,4 +42,24 @@ export async function installRateLimit(app: FastifyInstance, opts: RateLimitOpti
       return new AppError('RATE_LIMITED', message, undefined, Math.max(1, Math.ceil(context.ttl / 1000)));
     },
   });
+}
+
+/**
+ * A limit of `max` requests per minute per `key` of the request, for public
+ * routes (no API key, so the global per-key limit skips them), in the same
+ * store as the per-key limit. Returns a preHandler hook; several may guard
+ * one route (per address and per resource), each with its own name.
+ */
+export function perMinuteLimit(
+  app: FastifyInstance,
+  name: string,
+  max: number,
+  key: (request: FastifyRequest) => string,
+): (request: FastifyRequest) => Promise<void> {
+  const limit = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${key(request)}`, allowList: () => false });
+  return async (request) => {
+    const outcome = await limit(request);
+    if (outcome.isAllowed || !outcome.isExceeded) return;
+    throw new AppError('RATE_LIMITED', `Too many requests (${outcome.max} a minute); retry after ${outcome.ttlInSeconds} s`, undefined, Math.max(1, outcome.ttlInSeconds));
+  };
 }

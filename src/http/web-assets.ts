@@ -33,6 +33,11 @@ function loadAsset(relative: string): Asset {
   return asset;
 }
 
+/** A built file's text (a page template). */
+export function assetText(relative: string): string {
+  return loadAsset(relative).body.toString('utf8');
+}
+
 export function serveAsset(request: FastifyRequest, reply: FastifyReply, relative: string, contentType: string): FastifyReply {
   const asset = loadAsset(relative);
   reply.header('Cache-Control', 'public, max-age=300').header('ETag', asset.etag).header('X-Content-Type-Options', 'nosniff');

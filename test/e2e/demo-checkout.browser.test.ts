@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -30,8 +31,8 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     if (server) assert.deepEqual(await server.stop(), { code: 0, signal: null });
   });
 
-  async function openDemo(): Promise<{ page: Page; problems: string[] }> {
-    const page = await browser.newPage();
+  async function openDemo(viewport?: { width: number; height: number }): Promise<{ page: Page; problems: string[] }> {
+    const page = viewport ? await (await browser.newContext({ viewport, isMobile: true, hasTouch: true, deviceScaleFactor: 2 })).newPage() : await browser.newPage();
     const problems: string[] = [];
     page.on('console', (m) => { if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(m.text()); });
     page.on('pageerror', (e) => problems.push(String(e)));
@@ -136,5 +137,44 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     assert.match(String(await page.locator('#result-amount').textContent()), /^R\$\s1\.234,56$/);
     assert.deepEqual(problems, []);
     await page.close();
+  });
+
+  test('on a 390 px phone: the whole card number shows, nothing overflows, the copy buttons fit', async () => {
+    const { page, problems } = await openDemo({ width: 390, height: 844 });
+    const shots = path.join(process.env.TMPDIR ?? '/tmp', 'svc-pay-screenshots');
+    fs.mkdirSync(shots, { recursive: true });
+    const noOverflow = async () => {
+      const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });
+      assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
+    };
+    await beginCard(page);
+    const frame = page.frameLocator('#card-fields iframe');
+    await frame.locator('#number').pressSequentially('4111111111111111');
+    // The number's box is as wide as its text: nothing scrolled out of sight.
+    const number = await frame.locator('#number').evaluate((el: any) => ({ scroll: el.scrollWidth as number, client: el.clientWidth as number }));
+    assert.ok(number.scroll <= number.client, `card number cut: ${number.scroll} > ${number.client}`);
+    await noOverflow();
+    const box = await page.locator('.test-cards').boundingBox();
+    for (const button of await page.locator('#test-cards .copy').all()) {
+      const b = await button.boundingBox();
+      assert.ok(box && b && b.x + b.width <= box.x + box.width, 'each test card\'s copy button stays inside the list');
+    }
+    await page.screenshot({ path: path.join(shots, 'demo-phone-card.png'), fullPage: true });
+    // A test card's copy button copies its digits.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.locator('#test-cards .copy').first().click();
+    await page.locator('#test-cards .copy', { hasText: 'Copiado!' }).waitFor();
+    assert.equal(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText()), '4111111111111111');
+    await page.locator('#card-cancel').click();
+    await page.locator('#tab-PIX').click();
+    await page.locator('#pix-begin').click();
+    await page.locator('#pix-charge').waitFor({ state: 'visible' });
+    await noOverflow();
+    const panel = await page.locator('#panel-PIX').boundingBox();
+    const copy = await page.locator('#pix-charge .copy').boundingBox();
+    assert.ok(panel && copy && copy.x + copy.width <= panel.x + panel.width, 'the copy button stays inside its panel');
+    await page.screenshot({ path: path.join(shots, 'demo-phone-pix.png'), fullPage: true });
+    assert.deepEqual(problems, []);
+    await page.context().close();
   });
 });

@@ -349,7 +349,9 @@ async function launch(deployment: Deployment, extraEnv: Record<string, string>):
   // Each server's vault gets its own port too, unless the test chose one (test files run side by side).
   const vaultPort = extraEnv.VAULT_PORT ?? String(await freePort());
   const vaultEnv = { VAULT_PORT: vaultPort, PUBLIC_VAULT_URL: extraEnv.PUBLIC_VAULT_URL ?? `http://localhost:${vaultPort}` };
-  const proc = spawnSvc(['serve'], childEnv(deployment, { HOST: '127.0.0.1', ...vaultEnv, ...extraEnv, PORT: String(port) }));
+  // Payment links' pages are served, and their requests accepted, at the address the tests reach the API by.
+  const publicEnv = { PUBLIC_API_URL: extraEnv.PUBLIC_API_URL ?? url };
+  const proc = spawnSvc(['serve'], childEnv(deployment, { HOST: '127.0.0.1', ...vaultEnv, ...publicEnv, ...extraEnv, PORT: String(port) }));
   // Ready = /readyz answers and the first-start demo (key file written before it) has been printed.
   await waitUntilReady(proc, url, () => /Sandbox API key: /.test(proc.stdout()));
 

@@ -12,7 +12,7 @@ import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { WEB_ROOT } from '../../src/http/web-assets.js';
 
-const SCRIPTS = ['vault/sdk.js', 'vault/hosted-fields.js', 'demo/checkout.js'];
+const SCRIPTS = ['vault/sdk.js', 'vault/hosted-fields.js', 'demo/checkout.js', 'pay/page.js'];
 /** The SDK's gzipped size when it was one hand-written file (3 349 bytes): it must not grow past it. */
 const SDK_GZIP_BUDGET = 3349;
 
@@ -35,9 +35,19 @@ describe('served browser bundles', () => {
     assert.match(code.slice(0, 80), /SvcVault client script \d+\.\d+\.\d+/);
   });
 
-  test('the HTML and CSS are served as written', () => {
-    for (const file of ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'demo/checkout.css']) {
+  test('the HTML and the vault\'s CSS are served as written', () => {
+    for (const file of ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html']) {
       assert.equal(read(file), fs.readFileSync(path.resolve('web', file), 'utf8'), file);
     }
+  });
+
+  test('each checkout page\'s CSS is one file: the shared look inlined, then its own rules', () => {
+    for (const file of ['demo/checkout.css', 'pay/page.css']) {
+      const css = read(file);
+      assert.doesNotMatch(css, /@import/, `${file} needs no second request (its CSP allows only 'self' anyway)`);
+      assert.match(css, /--accent: #0f766e/, `${file} carries web/shared/base.css`);
+    }
+    assert.match(read('demo/checkout.css'), /\.test-card/);
+    assert.match(read('pay/page.css'), /\.boleto-sheet/);
   });
 });

@@ -13,16 +13,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Transaction } from 'kysely';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/types.js';
 import { IdParams } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
 import { serveAsset } from '../../http/web-assets.js';
 import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import type { CompanyService } from '../companies/index.js';
-import type { ResponseRecorder } from '../idempotency/index.js';
+import { unstoredRecorder } from '../idempotency/index.js';
 import { IntentSchema, type CreateIntentInput, type PaymentIntentService } from '../payment-intents/index.js';
 import { TransactionSchema, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { DEMO } from './fixtures.js';
@@ -62,20 +60,6 @@ export interface DemoServices {
 }
 
 const DemoConfig = Type.Object({ vaultUrl: Type.String(), companyName: Type.String() });
-
-/**
- * The recorder handed to intents.confirm. That service stores the response of
- * an idempotent request through save(), inside its own transaction, so a
- * retry with the same Idempotency-Key replays it. The demo never replays: it
- * confirms each intent once with a fresh key, and the outcome is read back
- * from the transaction itself. So save() stores nothing.
- */
-function nonReplayingRecorder(): ResponseRecorder {
-  return {
-    key: `demo-${randomUUID()}`,
-    async save(_trx: Transaction<Database>, _outcome: unknown): Promise<void> {},
-  };
-}
 
 /** The policy of the demo page: its own files, plus the vault's script and frame. */
 function demoPagePolicy(publicVaultUrl: string): string {
@@ -177,7 +161,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
       if (isDomainError(company)) return respond(request, reply, company);
       const intent = await services.intents.get(company.id, request.params.id);
       if (isDomainError(intent) || !isDemo(intent)) return respond(request, reply, notFound('Payment intent'));
-      const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, nonReplayingRecorder());
+      const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, unstoredRecorder('demo'));
       return respond(request, noStore(reply, transaction), transaction);
     },
   );

@@ -26,6 +26,7 @@
  * response. The semantics are the same as claim-then-save: never two
  * effects under one key, a response stored if and only if the effect is.
  */
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { InsertFragment } from '../../db/one-statement.js';
@@ -41,6 +42,16 @@ import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes } from '.
 export interface ResponseRecorder {
   readonly key: string;
   save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void>;
+}
+
+/**
+ * A recorder that stores nothing, for a confirmation the service itself makes
+ * once with a fresh key (the demo checkout, a payment link's page): the
+ * confirm claims the intent under the key, and nobody ever replays it; the
+ * outcome is read back from the transaction itself.
+ */
+export function unstoredRecorder(prefix: string): ResponseRecorder {
+  return { key: `${prefix}-${randomUUID()}`, save: async () => {} };
 }
 
 export interface IdempotencyDeps {

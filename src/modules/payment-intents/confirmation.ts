@@ -383,6 +383,7 @@ function newTransactionRow(intent: PaymentIntentRow, seller: SellerProfile, deta
     metadata: intent.metadata,
     split_rules: intent.split_rules,
     cancel_at: paymentWindowEnd(method, now, intent.pix_expires_in_seconds, intent.boleto_due_date),
+    payment_link_id: intent.payment_link_id,
     paid_at: null,
     canceled_at: null,
     created_at: now,

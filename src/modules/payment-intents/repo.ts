@@ -48,6 +48,18 @@ export async function releaseConfirmation(ex: Ex, id: string, at: Date): Promise
     .execute();
 }
 
+/** Intents of a payment link whose confirmation is claimed and not yet recorded: each holds one of the link's slots. */
+export async function countClaimedOfLink(ex: Ex, paymentLinkId: string): Promise<number> {
+  const row = await ex
+    .selectFrom('payment_intents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('payment_link_id', '=', paymentLinkId)
+    .where('status', 'in', UNCONFIRMED_STATUSES)
+    .where('confirm_started_at', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Persists EXPIRED on unconfirmed intents past their lifetime (reads already show it); returns how many. */
 export async function expireIntents(ex: Ex, now: Date): Promise<number> {
   const result = await ex

@@ -20,7 +20,8 @@ export const INTENT_LIFETIME_MS = 5 * 60_000;
 export const UNCONFIRMED_STATUSES = ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION'] as const satisfies readonly IntentStatus[];
 
 const isUnconfirmed = (status: string): boolean => (UNCONFIRMED_STATUSES as readonly string[]).includes(status);
-const BOLETO_MIN_CENTS = 500;
+/** A boleto is refused below R$ 5,00. */
+export const BOLETO_MIN_CENTS = 500;
 const BOLETO_DEFAULT_DAYS = 3;
 /** A boleto stays payable until the end of its due date plus this many days. */
 const BOLETO_GRACE_DAYS = 3;

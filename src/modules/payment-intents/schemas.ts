@@ -7,7 +7,7 @@ import { BuyerSchema, MetadataSchema, PAYMENT_METHODS, TransactionSchema } from 
 export const INTENT_STATUSES = ['REQUIRES_TOKEN', 'REQUIRES_CONFIRMATION', 'CONFIRMED', 'FAILED', 'EXPIRED', 'CANCELED'] as const;
 export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
-const SplitRuleSchema = Type.Object(
+export const SplitRuleSchema = Type.Object(
   {
     recipientDocument: Type.String({ pattern: '^[0-9]+$', maxLength: 14, description: 'CPF or CNPJ of an approved account, digits only' }),
     type: Type.Enum(['PERCENTAGE', 'FIXED']),
@@ -57,7 +57,7 @@ export const ConfirmBody = Type.Unsafe<{ token?: string } | null>({
   description: 'No body for Pix and boleto',
 });
 
-const CardTokenizationSchema = Type.Object({
+export const CardTokenizationSchema = Type.Object({
   vaultUrl: Type.String({ description: 'the vault origin: load {vaultUrl}/sdk.js and mount SvcVault' }),
   ticket: Type.String({ description: 'authorizes tokenizing one card for this intent; expires with it' }),
   encryptionKey: Type.Object({
@@ -83,6 +83,7 @@ export const IntentSchema = Type.Object(
     buyer: BuyerSchema,
     splitRules: Type.Optional(Type.Array(SplitRuleSchema)),
     metadata: MetadataSchema,
+    paymentLinkId: Type.Optional(Type.String({ description: 'plink_ id, when created through a payment link' })),
     transactionId: Type.Optional(Type.String()),
     transaction: Type.Optional(TransactionSchema),
     cardTokenization: Type.Optional(CardTokenizationSchema),

@@ -31,7 +31,7 @@ import type { TransactionView } from '../transactions/index.js';
 import { intentView } from './view.js';
 
 /** Checks split rules against the database (approved recipients); provided by the receivables module. */
-type SplitRulesCheck = (companyId: string, input: CreateIntentInput) => Promise<Outcome<void>>;
+export type SplitRulesCheck = (companyId: string, input: Pick<CreateIntentInput, 'amountCents' | 'splitRules'>) => Promise<Outcome<void>>;
 
 export interface IntentDeps extends ConfirmationDeps {
   db: Db;
@@ -42,9 +42,20 @@ export interface IntentDeps extends ConfirmationDeps {
   idempotency: IdempotencyService;
   /** Signs card tickets (shared with the vault, which verifies them). */
   internalKey: Buffer;
+  /** Reserves a payment link's slot for each confirmation of one of its intents, whoever confirms it. */
+  linkSlotGuard: ClaimGuard;
 }
 
 const intentNotFound = () => notFound('Payment intent');
+
+/**
+ * Runs in the claim's database transaction of an intent made through a
+ * payment link, after the intent row is locked and before it is claimed:
+ * answers an error to refuse the claim (nothing is charged), or nothing to let
+ * it through. The payment-links module implements it (a port, injected by
+ * app.ts, so that this module does not depend on that one).
+ */
+export type ClaimGuard = (trx: Transaction<Database>, intent: PaymentIntentRow, now: Date) => Promise<DomainError | undefined>;
 
 /** Phase 1's result: already confirmed under the key (answer it), or claimed and ready for phase 2. */
 export type ConfirmClaim = { done: ConfirmationResult } | { resume: PaymentIntentRow };
@@ -73,7 +84,8 @@ export class PaymentIntentService {
     return this.confirmation.confirmAtCreate(this.newIntent(companyId, input, now, key?.key), provider as InDatabaseProvider, key);
   }
 
-  async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
+  /** `paymentLinkId`: the payment link whose hosted page creates the intent (never with `confirm: true`). */
+  async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder, paymentLinkId?: string): Promise<Outcome<IntentView>> {
     const { db, clock } = this.deps;
     const now = clock.now();
     const problems = validateCreate(input, now);
@@ -87,7 +99,7 @@ export class PaymentIntentService {
       const earlier = await repo.findIntentByCreateKey(db, companyId, recorder.key);
       if (earlier) return answerOf(await this.confirmation.run(earlier, 'intent', recorder), 'intent');
     }
-    const intent = this.newIntent(companyId, input, now, recorder?.key);
+    const intent = this.newIntent(companyId, input, now, recorder?.key, paymentLinkId);
     const tokenization = intent.payment_method === 'CREDIT_CARD' ? await this.tokenization(intent.id, companyId, intent.expires_at) : undefined;
     if (isDomainError(tokenization)) return tokenization;
     const row = await transact(db, async (trx) => {
@@ -106,7 +118,7 @@ export class PaymentIntentService {
    * bytes of a view built from the row read back. With `confirm: true` it is claimed at once, under the
    * request's key, with its transaction id reserved.
    */
-  private newIntent(companyId: string, input: CreateIntentInput, now: Date, key: string | undefined): PaymentIntentRow {
+  private newIntent(companyId: string, input: CreateIntentInput, now: Date, key: string | undefined, paymentLinkId?: string): PaymentIntentRow {
     const { newId } = this.deps;
     const confirmNow = input.confirm === true;
     const method = input.paymentMethod;
@@ -131,6 +143,7 @@ export class PaymentIntentService {
       create_key: confirmNow ? (key ?? null) : null,
       outcome_unknown_since: null,
       reserved_transaction_id: confirmNow ? newId('trx') : null,
+      payment_link_id: paymentLinkId ?? null,
       transaction_id: null,
       created_at: now,
       updated_at: now,
@@ -184,7 +197,9 @@ export class PaymentIntentService {
           return { resume: row };
         case 'refuse':
           return this.refuse(trx, row, step, now);
-        case 'claim':
+        case 'claim': {
+          const refused = row.payment_link_id ? await this.deps.linkSlotGuard(trx, row, now) : undefined;
+          if (refused) return refused;
           return {
             resume: await repo.updateIntent(trx, row.id, {
               confirm_started_at: now,
@@ -193,6 +208,7 @@ export class PaymentIntentService {
               updated_at: now,
             }),
           };
+        }
       }
     });
   }

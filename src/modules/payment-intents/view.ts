@@ -16,6 +16,7 @@ export function intentView(row: PaymentIntentRow, now: Date, transaction?: Trans
     buyer: row.buyer as IntentView['buyer'],
     ...(row.split_rules ? { splitRules: row.split_rules as IntentView['splitRules'] } : {}),
     metadata: row.metadata ?? {},
+    ...(row.payment_link_id ? { paymentLinkId: row.payment_link_id } : {}),
     ...(row.transaction_id ? { transactionId: row.transaction_id } : {}),
     ...(transaction ? { transaction } : {}),
     ...(cardTokenization ? { cardTokenization } : {}),

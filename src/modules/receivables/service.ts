@@ -42,7 +42,7 @@ export class ReceivableService implements ReceivablesPort {
    * SPLIT_INVALID, from the pure core), then that every recipient is an
    * approved account (422 SPLIT_RECIPIENT_NOT_FOUND).
    */
-  readonly checkSplitRules = async (companyId: string, input: CreateIntentInput): Promise<Outcome<void>> => {
+  readonly checkSplitRules = async (companyId: string, input: Pick<CreateIntentInput, 'amountCents' | 'splitRules'>): Promise<Outcome<void>> => {
     const rules = input.splitRules as SplitRuleInput[] | undefined;
     if (!rules || rules.length === 0) return;
     const seller = await sellerProfile(this.db, companyId);

@@ -40,6 +40,7 @@ export interface ListFilter {
   status?: string | undefined;
   paymentMethod?: string | undefined;
   referenceId?: string | undefined;
+  paymentLinkId?: string | undefined;
   createdFrom?: Date | undefined;
   createdTo?: Date | undefined;
 }
@@ -51,6 +52,7 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
   if (f.status) query = query.where('status', '=', f.status);
   if (f.paymentMethod) query = query.where('payment_method', '=', f.paymentMethod);
   if (f.referenceId) query = query.where('reference_id', '=', f.referenceId);
+  if (f.paymentLinkId) query = query.where('payment_link_id', '=', f.paymentLinkId);
   if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo) query = query.where('created_at', '<=', f.createdTo);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
@@ -83,4 +85,33 @@ export async function claimOverdue(ex: Ex, now: Date, limit: number): Promise<Tr
     .forUpdate()
     .skipLocked()
     .execute();
+}
+
+/**
+ * The sales of a payment link that hold one of its slots: PAID ones, and
+ * PENDING ones still payable (a Pix or boleto whose window is open). A sale
+ * that failed, was canceled or whose window closed frees its slot.
+ */
+export async function countLiveOfLink(ex: Ex, paymentLinkId: string, now: Date): Promise<number> {
+  const row = await ex
+    .selectFrom('transactions')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('payment_link_id', '=', paymentLinkId)
+    .where((eb) => eb.or([eb('status', '=', 'PAID'), eb.and([eb('status', '=', 'PENDING'), eb('cancel_at', '>', now)])]))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** How many PAID sales each of these payment links has (links without any are absent). */
+export async function countPaidByLink(ex: Ex, companyId: string, paymentLinkIds: string[]): Promise<Map<string, number>> {
+  if (paymentLinkIds.length === 0) return new Map();
+  const rows = await ex
+    .selectFrom('transactions')
+    .select(['payment_link_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('company_id', '=', companyId)
+    .where('payment_link_id', 'in', paymentLinkIds)
+    .where('status', '=', 'PAID')
+    .groupBy('payment_link_id')
+    .execute();
+  return new Map(rows.map((r) => [r.payment_link_id!, Number(r.n)]));
 }

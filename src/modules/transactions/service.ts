@@ -65,6 +65,7 @@ export interface ListQuery {
   status?: string;
   paymentMethod?: string;
   referenceId?: string;
+  paymentLinkId?: string;
   createdFrom?: string;
   createdTo?: string;
 }
@@ -106,6 +107,7 @@ export class TransactionService {
       status: q.status,
       paymentMethod: q.paymentMethod,
       referenceId: q.referenceId,
+      paymentLinkId: q.paymentLinkId,
       createdFrom: q.createdFrom ? new Date(q.createdFrom) : undefined,
       createdTo: q.createdTo ? new Date(q.createdTo) : undefined,
     });

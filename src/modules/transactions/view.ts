@@ -23,6 +23,7 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     sellerId: row.company_id,
     sellerName,
     paymentIntentId: row.payment_intent_id,
+    ...(row.payment_link_id ? { paymentLinkId: row.payment_link_id } : {}),
     referenceId: row.reference_id,
     ...(row.description !== null ? { description: row.description } : {}),
     buyer: row.buyer as TransactionView['buyer'],

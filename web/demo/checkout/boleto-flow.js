@@ -3,7 +3,7 @@
  * the digitable line and due date. Why a module: one flow per payment
  * method; the buyer's payment is then simulated (simulate.js).
  */
-import { $ } from './dom.js';
+import { $ } from '../../shared/dom.js';
 import { date, digitableLine } from './format.js';
 import { beginCharge } from './order.js';
 

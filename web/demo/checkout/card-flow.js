@@ -5,7 +5,8 @@
  * card number out of their page and server; the test cards list lives here.
  */
 import { api } from './api.js';
-import { $, clear, node, show } from './dom.js';
+import { mountCardFields, unmountCardFields } from '../../shared/card-fields.js';
+import { $, clear, node, show } from '../../shared/dom.js';
 import { money } from './format.js';
 import { t } from './i18n.js';
 import { createIntent, showStartError } from './order.js';
@@ -23,15 +24,8 @@ const TEST_CARDS = [
 ];
 
 export function unmountCard() {
-  if (state.handle) {
-    try {
-      state.handle.unmount();
-    } catch {
-      /* already gone */
-    }
-    state.handle = null;
-  }
-  clear($('card-fields'));
+  unmountCardFields(state.handle, $('card-fields'));
+  state.handle = null;
 }
 
 export function beginCard() {
@@ -46,14 +40,7 @@ export function beginCard() {
       renderPayButton();
       $('card-pay').disabled = true;
       unmountCard();
-      state.handle = r.SvcVault.mount($('card-fields'), {
-        vaultUrl: tk.vaultUrl,
-        ticket: tk.ticket,
-        encryptionKey: tk.encryptionKey,
-        locale: state.locale, // 'pt-BR' or 'en', as applyLocale() set it
-        // The page's own "Pagar R$ …" button submits, through handle.tokenize().
-        hideSubmitButton: true,
-        style: { accentColor: '#0f766e', color: '#17212b', borderColor: '#c4ccd3', borderRadius: '8px', errorColor: '#b42318' },
+      state.handle = mountCardFields(r.SvcVault, $('card-fields'), tk, state.locale, {
         onReady: () => {
           show('card-loading', false);
           $('card-pay').disabled = false;

@@ -4,7 +4,7 @@
  * start here (createIntent), and the order form's rules live in one place.
  */
 import { api } from './api.js';
-import { $, clear, node, show } from './dom.js';
+import { $, clear, node, show } from '../../shared/dom.js';
 import { money, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { BOLETO_MIN_CENTS, DEFAULT_AMOUNT_CENTS, METHODS, state } from './state.js';

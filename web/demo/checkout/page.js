@@ -3,10 +3,11 @@
  * order", and the start-up that fetches /demo/config. Why a module: it wires
  * the flows to the page's controls and is the only code run on load.
  */
+import { installCopyButtons } from '../../shared/copy.js';
 import { api } from './api.js';
 import { beginBoleto } from './boleto-flow.js';
 import { beginCard, renderPayButton, renderTestCards, submitCard, unmountCard } from './card-flow.js';
-import { $, show } from './dom.js';
+import { $, show } from '../../shared/dom.js';
 import { formatInputAmount, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { renderInstallments, selectMethod } from './order.js';
@@ -57,19 +58,6 @@ function applyLocale(locale) {
   }
 }
 
-function copyText(text, button) {
-  const done = () => {
-    const label = button.textContent;
-    button.textContent = t('copied');
-    setTimeout(() => {
-      button.textContent = label;
-    }, 1500);
-  };
-  if (navigator.clipboard && navigator.clipboard.writeText) {
-    navigator.clipboard.writeText(text).then(done, () => {});
-  }
-}
-
 /** Arrow keys move between the payment tabs (WAI-ARIA tabs pattern). */
 function onTabKey(ev) {
   const i = METHODS.indexOf(state.method);
@@ -115,14 +103,7 @@ export function init() {
     if (method === 'CREDIT_CARD') beginCard();
   });
   for (const button of document.querySelectorAll('.simulate-pay')) button.addEventListener('click', simulatePayment);
-  document.addEventListener('click', (ev) => {
-    const target = ev.target;
-    if (!(target instanceof HTMLElement) || !target.classList.contains('copy')) return;
-    const from = target.getAttribute('data-copy-from');
-    const text = from ? $(from).value : target.getAttribute('data-copy-text');
-    if (from && $(from).select) $(from).select();
-    if (text) copyText(text, target);
-  });
+  installCopyButtons(() => t('copied'));
   $('result-title').tabIndex = -1;
 
   setBusy(true); // until the configuration (the vault's URL) is known

@@ -3,7 +3,7 @@
  * its QR code and copy-and-paste code. Why a module: one flow per payment
  * method; the buyer's payment is then simulated (simulate.js).
  */
-import { $ } from './dom.js';
+import { $ } from '../../shared/dom.js';
 import { date } from './format.js';
 import { beginCharge } from './order.js';
 

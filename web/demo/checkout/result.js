@@ -3,7 +3,7 @@
  * facts and its receivables (who gets how much, and when). Why a module:
  * every flow ends here, and a language change re-renders it.
  */
-import { $, clear, node, show } from './dom.js';
+import { $, clear, node, show } from '../../shared/dom.js';
 import { date, methodName, money, taxId } from './format.js';
 import { ownText, t } from './i18n.js';
 import { state } from './state.js';

@@ -4,7 +4,7 @@
  * and it is the one sandbox-only action of the page.
  */
 import { api } from './api.js';
-import { show } from './dom.js';
+import { show } from '../../shared/dom.js';
 import { t } from './i18n.js';
 import { showResult } from './result.js';
 import { state } from './state.js';

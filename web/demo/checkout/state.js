@@ -22,5 +22,4 @@ export const state = {
   intent: null,
   transaction: null,
   handle: null, // SvcVault mount handle
-  sdk: null, // Promise of window.SvcVault
 };

@@ -3,7 +3,7 @@
  * reports progress and failure through the same elements, and showError is
  * shared by API errors and the SDK's onError errors (both {code, message, details}).
  */
-import { $, clear, node, show } from './dom.js';
+import { $, clear, node, show } from '../../shared/dom.js';
 import { state } from './state.js';
 
 export function setStatus(text) {

@@ -1,6 +1,7 @@
 /*
- * Four small DOM helpers. Why a module: every view builds nodes with
- * textContent only (never HTML strings), and these keep that short.
+ * Four small DOM helpers, shared by the demo checkout and the payment link
+ * page. Why a module: every view builds nodes with textContent only (never
+ * HTML strings), and these keep that short.
  */
 
 export function $(id) {

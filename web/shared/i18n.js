@@ -1,0 +1,21 @@
+/*
+ * A page's words in its current language. Why a module: both checkout pages
+ * word every view through t(), with {name} placeholders, and fall back to
+ * Portuguese for a key English lacks.
+ */
+
+/** `texts`: {'pt-BR': {...}, en: {...}}; `locale()`: the page's current language. */
+export function translator(texts, locale) {
+  /** The text of key, with {name} placeholders filled from vars. */
+  function t(key, vars) {
+    let s = texts[locale()][key];
+    if (s === undefined) s = texts['pt-BR'][key] || key;
+    if (vars) s = s.replace(/\{(\w+)\}/g, (m, name) => (vars[name] !== undefined ? String(vars[name]) : m));
+    return s;
+  }
+  /** The text of key in the current language only, or undefined (no fallback). */
+  function ownText(key) {
+    return Object.prototype.hasOwnProperty.call(texts[locale()], key) ? texts[locale()][key] : undefined;
+  }
+  return { t, ownText };
+}
