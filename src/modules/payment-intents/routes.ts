@@ -13,7 +13,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Body: Static<typeof CreateIntentBody> }>(
     '/v2/payment-intents',
     {
-      // A sandbox create-and-confirm stores its response in the one statement that writes it (createAtOnce).
+      // A Pix or boleto create-and-confirm stores its response in the statements that do its work (createAtOnce).
       config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
       schema: {
         tags: ['Payment intents'],

@@ -22,7 +22,7 @@ import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder, t
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { methodUnavailable, type ChargeMethod } from '../providers/index.js';
-import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider } from './confirmation.js';
+import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider, type PreparingProvider } from './confirmation.js';
 import * as repo from './repo.js';
 import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
@@ -57,20 +57,24 @@ export class PaymentIntentService {
   }
 
   /**
-   * POST /v2/payment-intents with `confirm: true` and a provider whose record
-   * is in this database, in one SQL statement that also stores the response
-   * under the request's key (Confirmation.confirmAtCreate). Undefined: this
+   * POST /v2/payment-intents with `confirm: true` for a Pix charge or a
+   * boleto, its key stored with the statements that do the work: with a
+   * provider whose record is in this database, one SQL statement
+   * (Confirmation.confirmAtCreate); with one that is called, two, one before
+   * and one after the call (Confirmation.confirmAroundCall). Undefined: this
    * request takes the general path (`create`, once its key is claimed) —
-   * another method or provider, an input `create` refuses (it answers the
-   * error after the claim, as for any request), or a key that exists.
+   * a card, an input `create` refuses (it answers the error after the claim,
+   * as for any request), or a key that exists.
    */
   async createAtOnce(companyId: string, input: CreateIntentInput, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const provider = this.deps.providers[input.paymentMethod];
-    if (input.confirm !== true || !provider?.registration) return undefined;
+    if (input.confirm !== true || input.paymentMethod === 'CREDIT_CARD' || !(provider?.registration || provider?.prepare)) return undefined;
     const now = this.deps.clock.now();
     if (validateCreate(input, now).length > 0) return undefined;
     if (isDomainError(await this.deps.checkSplitRules(companyId, input))) return undefined;
-    return this.confirmation.confirmAtCreate(this.newIntent(companyId, input, now, key?.key), provider as InDatabaseProvider, key);
+    const intent = this.newIntent(companyId, input, now, key?.key);
+    if (provider.registration) return this.confirmation.confirmAtCreate(intent, provider as InDatabaseProvider, key);
+    return this.confirmation.confirmAroundCall(intent, provider as PreparingProvider, key);
   }
 
   async create(companyId: string, input: CreateIntentInput, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
