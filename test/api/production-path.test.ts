@@ -220,6 +220,49 @@ for (const engine of engines()) {
       assert.equal(replay.json<Intent>().id, rows.intents[0]!.id);
     });
 
+    const confirm = (id: string, key: string) => t.call({ method: 'POST', url: `/v2/payment-intents/${id}/confirm`, headers: { 'idempotency-key': key } });
+    const createUnconfirmed = async () => {
+      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ referenceId: `prod-order-${++orders}` }) });
+      assert.equal(res.statusCode, 201, res.body);
+      return res.json<Intent>();
+    };
+
+    test('POST …/confirm: the key, the claim and the txid in one commit, the outcome in one more; GET shows it, a replay is byte for byte', async () => {
+      const intent = await createUnconfirmed();
+      const res = await confirm(intent.id, 'prod-confirm');
+      assert.equal(res.statusCode, 201, res.body);
+      const transaction = res.json<{ id: string; paymentDetails: { pix: { qrCode: string } } }>();
+      const rows = await rowsOf(intent.referenceId);
+      const txid = txidOf(rows.intents[0]!.reserved_transaction_id!);
+      assert.equal(rows.intents[0]!.status, 'CONFIRMED');
+      assert.equal(rows.intents[0]!.confirm_key, 'prod-confirm');
+      assert.equal(transaction.paymentDetails.pix.qrCode, psp.cobs.get(txid)!.pixCopiaECola);
+      assert.deepEqual([rows.transactions.length, rows.events.length, rows.charges.length, cobPuts(txid)], [1, 1, 1, 1]);
+      assert.deepEqual(transaction, (await t.call({ method: 'GET', url: `/v2/transactions/${transaction.id}` })).json());
+      const replay = await confirm(intent.id, 'prod-confirm');
+      assert.equal(replay.body, res.body);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assertError(await confirm(intent.id, 'prod-confirm-other'), 409, 'INTENT_ALREADY_PROCESSED');
+    });
+
+    test('POST …/confirm: a twin during the call gets 409; after a crash between the commits a retry resumes with one cob', async () => {
+      const intent = await createUnconfirmed();
+      const called = dieAfterCall();
+      void confirm(intent.id, 'prod-confirm-crash');
+      await called;
+      assertError(await confirm(intent.id, 'prod-confirm-crash'), 409, 'IDEMPOTENCY_KEY_IN_USE');
+      assertError(await confirm(intent.id, 'prod-confirm-crash-2'), 409, 'INTENT_ALREADY_PROCESSED');
+      t.clock.advance(IDEMPOTENCY_LEASE_MS + 1000);
+      const res = await confirm(intent.id, 'prod-confirm-crash');
+      assert.equal(res.statusCode, 201, res.body);
+      const rows = await rowsOf(intent.referenceId);
+      const txid = txidOf(rows.intents[0]!.reserved_transaction_id!);
+      assert.equal(psp.cobs.has(txid), true);
+      assert.deepEqual([rows.transactions.length, rows.events.length, rows.charges.length], [1, 1, 1]);
+      const replay = await confirm(intent.id, 'prod-confirm-crash');
+      assert.equal(replay.body, res.body);
+    });
+
     test('the worker records FAILED while the call is in flight: the late answer confirms nothing (the guarded statement aborts)', async () => {
       const payload = newPayload();
       let reached!: () => void;

@@ -57,6 +57,7 @@ import {
   type ChargeRecord,
   type ChargeRequest,
   type PaymentProvider,
+  type PreparedCharge,
   type Providers,
 } from '../providers/index.js';
 import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
@@ -279,24 +280,34 @@ export class Confirmation {
       if (key && (key.isTaken(err) || repo.isCreateKeyTaken(err))) return undefined;
       throw err;
     }
+    return answerOf(await this.callAndRecord(intent, prepared, 'intent', key), 'intent');
+  }
+
+  /**
+   * Phases 2 and 3 after a claim that wrote the provider's record and, with a
+   * key, the key STARTED (confirmAroundCall, PaymentIntentService.confirmAtOnce):
+   * the call, then its outcome in one statement (recordAtOnce). A silent
+   * provider makes the intent FAIL with PROVIDER_ERROR stored, as in phase 3;
+   * any other failure answers 500 as in the phased path: the key is released,
+   * the claimed intent waits for a retry or the worker.
+   */
+  async callAndRecord(intent: PaymentIntentRow, prepared: PreparedCharge, shape: ConfirmationShape, key?: UnclaimedKey): Promise<Outcome<ConfirmationResult>> {
     const scope = key?.claimed();
     let record: ChargeRecord;
     try {
       record = await prepared.send();
     } catch (err) {
-      // Silent: the intent FAILS with PROVIDER_ERROR stored, as in phase 3.
-      if (err instanceof ProviderUnavailable) return answerOf(await this.finish(intent, undefined, 'intent', scope), 'intent');
-      // Any other failure answers 500 as in the phased path: the key is released; the claimed intent waits for a retry or the worker.
+      if (err instanceof ProviderUnavailable) return this.finish(intent, undefined, shape, scope);
       await scope?.release();
       throw err;
     }
-    return this.recordAtOnce(intent, record, key, scope);
+    return this.recordAtOnce(intent, record, shape, key, scope);
   }
 
   /**
-   * Phase 3 of confirmAroundCall in one statement, with no read first: the
+   * Phase 3 of callAndRecord in one statement, with no read first: the
    * intent CONFIRMED, its transaction, the event and its deliveries, the key
-   * DONE with the response. The intent is as commit 1 left it unless a retry
+   * DONE with the response. The intent is as the claim left it unless a retry
    * or the worker recorded an outcome meanwhile (what phase 3's FOR UPDATE
    * read guards against): so the first part is the conditional UPDATE of the
    * intent, and the transaction takes its id from what that UPDATE RETURNs.
@@ -304,8 +315,14 @@ export class Confirmation {
    * (not-null violation; a concurrent finisher's lock is waited for and its
    * outcome seen); the locked phase 3 (`finish`) then answers what was recorded.
    */
-  private async recordAtOnce(intent: PaymentIntentRow, record: ChargeRecord, key: UnclaimedKey | undefined, scope: ResponseRecorder | undefined): Promise<Outcome<IntentView>> {
-    if (record.reversedAt) return answerOf(await this.finish(intent, record, 'intent', scope), 'intent');
+  private async recordAtOnce(
+    intent: PaymentIntentRow,
+    record: ChargeRecord,
+    shape: ConfirmationShape,
+    key: UnclaimedKey | undefined,
+    scope: ResponseRecorder | undefined,
+  ): Promise<Outcome<ConfirmationResult>> {
+    if (record.reversedAt) return this.finish(intent, record, shape, scope);
     const { db, clock } = this.deps;
     const now = clock.now();
     const transactionId = transactionIdOf(intent);
@@ -317,18 +334,18 @@ export class Confirmation {
         : await boletoOf(db, intent, record);
     const row = newTransactionRow(confirmed, seller, details, now);
     const transaction = transactionView(row, seller.name);
-    const view = intentView(confirmed, now, transaction);
+    const out = { transaction, intent: intentView(confirmed, now, transaction) };
     const fragments: StatementFragment[] = [
       (qc) => repo.confirmClaimedQuery(qc, intent.id, transactionId, now),
       (qc) => insertTransactionQuery(qc, row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
       ...this.deps.transactions.createdQueries(transaction, now),
     ];
     try {
-      await executeAsOne(db, key ? [...fragments, key.markDone(view)] : fragments);
-      return view;
+      await executeAsOne(db, key ? [...fragments, key.markDone(out[shape])] : fragments);
+      return out;
     } catch (err) {
       if (!isNotNullViolation(err, 'transactions', 'id')) throw err;
-      return answerOf(await this.finish(intent, record, 'intent', scope), 'intent');
+      return this.finish(intent, record, shape, scope);
     }
   }
 
@@ -471,7 +488,7 @@ async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: 
 }
 
 /** What the provider is asked to register for an intent (Pix or boleto). */
-function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
+export function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
   return {
     reference: intent.id,
     transactionId: transactionIdOf(intent),
