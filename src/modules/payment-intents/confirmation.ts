@@ -37,6 +37,11 @@
  * Locks: the intent row (FOR UPDATE) in phase 3, so a retry and the recovery
  * worker finishing the same intent record it once; the second finds it
  * CONFIRMED or FAILED and answers that.
+ *
+ * A Pix charge or boleto whose provider is called (`prepare`) needs no more
+ * than two commits: phase 1 also writes the provider's record and the
+ * request's key STARTED, and phase 3 is one statement whose conditional
+ * UPDATE of the intent stands in for the lock (callAndRecord, recordAtOnce).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../../config.js';
