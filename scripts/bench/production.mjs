@@ -79,7 +79,7 @@ export function productionReport({ rows, cobs }, tps) {
   );
   lines.push(
     `The local PSP registered ${cobs} cobs; it runs in the bench process on the same cores (HTTPS with mutual TLS, no validation).`,
-    'Each flow commits in the key claim, the intent, the txid before the PSP call and the outcome after it, and makes one PUT /cob.',
+    'Each flow commits twice (the key, the claimed intent and the txid before the PSP call; the outcome after it) and makes one PUT /cob.',
   );
   return lines.join('\n');
 }

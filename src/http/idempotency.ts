@@ -5,9 +5,10 @@
  * the handler's service the scope that stores its outcome.
  *
  * A route configured `claimInHandler` gets the key unclaimed instead
- * (`request.unclaimedKey`): its handler may write the key DONE in the one
- * statement that does its work, and calls `claimDeferredKey` (the hook's claim,
- * at that point) when it cannot.
+ * (`request.unclaimedKey`): its handler may write the key with the statements
+ * that do its work (DONE in the only one, or STARTED in the first and DONE in
+ * the last), and calls `claimDeferredKey` (the hook's claim, at that point)
+ * when it cannot.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';

@@ -6,11 +6,27 @@ import type { Database, IdempotencyKeysTable } from '../../db/types.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
 
+type NewStarted = { companyId: string; key: string; fingerprint: string; successStatus: number; lease: Date; now: Date };
+
+/**
+ * A new key claimed STARTED with its lease, unexecuted: a fragment of the
+ * statement that also claims the request's work (db/one-statement.ts). When
+ * the key exists it fails with a unique violation (isKeyTaken).
+ */
+export function insertStartedQuery(qc: QueryCreator<Database>, row: NewStarted) {
+  return qc.insertInto('idempotency_keys').values({
+    company_id: row.companyId,
+    key: row.key,
+    fingerprint: row.fingerprint,
+    state: 'STARTED',
+    success_status: row.successStatus,
+    locked_until: row.lease,
+    created_at: row.now,
+  });
+}
+
 /** Claims a new key; false when (company, key) already exists. */
-export async function insertStarted(
-  ex: Db,
-  row: { companyId: string; key: string; fingerprint: string; successStatus: number; lease: Date; now: Date },
-): Promise<boolean> {
+export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
   const inserted = await ex
     .insertInto('idempotency_keys')
     .values({
@@ -83,15 +99,18 @@ export async function takeOver(ex: Db, companyId: string, key: string, oldLease:
  * undefined when the key is no longer STARTED.
  */
 export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string): Promise<number | undefined> {
-  const updated = await ex
+  const updated = await markDoneQuery(ex, companyId, key, status, sealedBody).returning('response_status').executeTakeFirst();
+  return updated?.response_status ?? undefined;
+}
+
+/** markDone's UPDATE, unexecuted: a fragment of the statement that records the request's outcome (db/one-statement.ts). */
+export function markDoneQuery(qc: QueryCreator<Database>, companyId: string, key: string, status: number | undefined, sealedBody: string) {
+  return qc
     .updateTable('idempotency_keys')
     .set((eb) => ({ state: 'DONE', response_status: status ?? eb.ref('success_status'), response_body: sealedBody }))
     .where('company_id', '=', companyId)
     .where('key', '=', key)
-    .where('state', '=', 'STARTED')
-    .returning('response_status')
-    .executeTakeFirst();
-  return updated?.response_status ?? undefined;
+    .where('state', '=', 'STARTED');
 }
 
 /** Releases a STARTED key whose request failed without storing a response. */

@@ -25,11 +25,18 @@
  * of it is written) and it claims the key as above, which replays the stored
  * response. The semantics are the same as claim-then-save: never two
  * effects under one key, a response stored if and only if the effect is.
+ *
+ * A request that calls a provider between two commits (persist, call,
+ * persist) claims its key STARTED in its first statement
+ * (`UnclaimedKey.insertStarted`, the same unique violation when it exists)
+ * and stores its response in the second (`UnclaimedKey.markDone`): a twin
+ * meanwhile finds the key STARTED under its lease (409), and a process that
+ * dies between them leaves a key a retry takes over once the lease ran out.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { InsertFragment } from '../../db/one-statement.js';
+import type { InsertFragment, UpdateFragment } from '../../db/one-statement.js';
 import { rollback } from '../../db/transact.js';
 import type { Database } from '../../db/types.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
@@ -131,6 +138,30 @@ export class UnclaimedKey {
       now: this.deps.clock.now(),
     };
     return (qc) => repo.insertDoneQuery(qc, row);
+  }
+
+  /** The key claimed STARTED with its lease, for the request's first statement; it aborts the statement when the key exists (`isTaken`). */
+  insertStarted(): InsertFragment {
+    const now = this.deps.clock.now();
+    const row = { companyId: this.companyId, key: this.key, fingerprint: this.fingerprint, successStatus: this.successStatus, lease: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS), now };
+    return (qc) => repo.insertStartedQuery(qc, row);
+  }
+
+  /**
+   * After `insertStarted` committed: the key's STARTED row marked DONE with
+   * `outcome`, for the statement that records it. A row no longer STARTED is
+   * left alone: only the request that finished the work (a retry that took
+   * the key over, the worker) marks it DONE, in the commit that finishes it.
+   */
+  markDone(outcome: Outcome<unknown>): UpdateFragment {
+    const status = isDomainError(outcome) ? this.deps.statusOf(outcome) : this.successStatus;
+    const sealedBody = this.deps.sealer.seal(responseBytes(outcome));
+    return (qc) => repo.markDoneQuery(qc, this.companyId, this.key, status, sealedBody);
+  }
+
+  /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */
+  claimed(): IdempotencyScope {
+    return new IdempotencyScope(this.deps, this.companyId, this.key);
   }
 
   /** Whether a statement failed because the key exists (another request holds or held it): claim it then. */

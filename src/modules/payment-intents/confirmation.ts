@@ -37,12 +37,17 @@
  * Locks: the intent row (FOR UPDATE) in phase 3, so a retry and the recovery
  * worker finishing the same intent record it once; the second finds it
  * CONFIRMED or FAILED and answers that.
+ *
+ * A Pix charge or boleto whose provider is called (`prepare`) needs no more
+ * than two commits: phase 1 also writes the provider's record and the
+ * request's key STARTED, and phase 3 is one statement whose conditional
+ * UPDATE of the intent stands in for the lock (callAndRecord, recordAtOnce).
  */
-import type { Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { asJsonb } from '../../db/jsonb.js';
-import { executeAsOne, type InsertFragment } from '../../db/one-statement.js';
+import { executeAsOne, FIRST_PART, isNotNullViolation, type InsertFragment, type StatementFragment } from '../../db/one-statement.js';
 import { transact } from '../../db/transact.js';
 import type { Database, PaymentIntentRow, TransactionRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
@@ -57,6 +62,7 @@ import {
   type ChargeRecord,
   type ChargeRequest,
   type PaymentProvider,
+  type PreparedCharge,
   type Providers,
 } from '../providers/index.js';
 import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
@@ -255,6 +261,99 @@ export class Confirmation {
     return this.writeAtOnce(fragments, intentView(confirmed, now, transaction), key);
   }
 
+  /**
+   * Create-and-confirm with a provider that is called (a real connector,
+   * `prepare`) in exactly two commits, each ONE statement (db/one-statement.ts):
+   *   1. before the call: the request's key STARTED with its lease, the
+   *      intent claimed (phase 1: confirm_started_at, its transaction id
+   *      reserved, create_key) and the provider's record of the charge (its
+   *      key: the Pix txid);
+   *   2. after it: the outcome (recordAtOnce).
+   * A twin meanwhile gets 409 IDEMPOTENCY_KEY_IN_USE (the key is STARTED); a
+   * process dying between them leaves what phase 1 leaves: a retry with the
+   * key resumes once the lease ran out (the provider answers from its
+   * record), the worker finishes it otherwise. Undefined when the key exists
+   * (or an intent was created under it): nothing was written, and the caller
+   * claims the key as usual.
+   */
+  async confirmAroundCall(intent: PaymentIntentRow, provider: PreparingProvider, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
+    const prepared = provider.prepare({ ...chargeRequestOf(intent), method: intent.payment_method as 'PIX' | 'BOLETO' });
+    const claim: InsertFragment[] = [(qc) => repo.insertIntentQuery(qc, intent), prepared.insert];
+    try {
+      await executeAsOne(this.deps.db, key ? [...claim, key.insertStarted()] : claim);
+    } catch (err) {
+      if (key && (key.isTaken(err) || repo.isCreateKeyTaken(err))) return undefined;
+      throw err;
+    }
+    return answerOf(await this.callAndRecord(intent, prepared, 'intent', key), 'intent');
+  }
+
+  /**
+   * Phases 2 and 3 after a claim that wrote the provider's record and, with a
+   * key, the key STARTED (confirmAroundCall, PaymentIntentService.confirmAtOnce):
+   * the call, then its outcome in one statement (recordAtOnce). A silent
+   * provider makes the intent FAIL with PROVIDER_ERROR stored, as in phase 3;
+   * any other failure answers 500 as in the phased path: the key is released,
+   * the claimed intent waits for a retry or the worker.
+   */
+  async callAndRecord(intent: PaymentIntentRow, prepared: PreparedCharge, shape: ConfirmationShape, key?: UnclaimedKey): Promise<Outcome<ConfirmationResult>> {
+    const scope = key?.claimed();
+    let record: ChargeRecord;
+    try {
+      record = await prepared.send();
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) return this.finish(intent, undefined, shape, scope);
+      await scope?.release();
+      throw err;
+    }
+    return this.recordAtOnce(intent, record, shape, key, scope);
+  }
+
+  /**
+   * Phase 3 of callAndRecord in one statement, with no read first: the
+   * intent CONFIRMED, its transaction, the event and its deliveries, the key
+   * DONE with the response. The intent is as the claim left it unless a retry
+   * or the worker recorded an outcome meanwhile (what phase 3's FOR UPDATE
+   * read guards against): so the first part is the conditional UPDATE of the
+   * intent, and the transaction takes its id from what that UPDATE RETURNs.
+   * When the condition fails, the id is NULL and the whole statement aborts
+   * (not-null violation; a concurrent finisher's lock is waited for and its
+   * outcome seen); the locked phase 3 (`finish`) then answers what was recorded.
+   */
+  private async recordAtOnce(
+    intent: PaymentIntentRow,
+    record: ChargeRecord,
+    shape: ConfirmationShape,
+    key: UnclaimedKey | undefined,
+    scope: ResponseRecorder | undefined,
+  ): Promise<Outcome<ConfirmationResult>> {
+    if (record.reversedAt) return this.finish(intent, record, shape, scope);
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const transactionId = transactionIdOf(intent);
+    const seller = await cachedSellerProfile(db, intent.company_id);
+    const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionId, updated_at: now };
+    const details =
+      intent.payment_method === 'PIX'
+        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
+        : await boletoOf(db, intent, record);
+    const row = newTransactionRow(confirmed, seller, details, now);
+    const transaction = transactionView(row, seller.name);
+    const out = { transaction, intent: intentView(confirmed, now, transaction) };
+    const fragments: StatementFragment[] = [
+      (qc) => repo.confirmClaimedQuery(qc, intent.id, transactionId, now),
+      (qc) => insertTransactionQuery(qc, row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
+      ...this.deps.transactions.createdQueries(transaction, now),
+    ];
+    try {
+      await executeAsOne(db, key ? [...fragments, key.markDone(out[shape])] : fragments);
+      return out;
+    } catch (err) {
+      if (!isNotNullViolation(err, 'transactions', 'id')) throw err;
+      return this.finish(intent, record, shape, scope);
+    }
+  }
+
   /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
   private async writeAtOnce<T>(fragments: InsertFragment[], outcome: Outcome<T>, key: UnclaimedKey | undefined): Promise<Outcome<T> | undefined> {
     try {
@@ -278,11 +377,7 @@ export class Confirmation {
     rendered: PixDetails | CardDetails | undefined,
     now: Date,
   ): Promise<ConfirmationResult> {
-    const details =
-      rendered ??
-      (record.boleto
-        ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
-        : boletoDetails(await repo.nextBoletoNumber(trx), intent.amount_cents, intent.boleto_due_date!));
+    const details = rendered ?? (await boletoOf(trx, intent, record));
     const row = await insertTransaction(trx, newTransactionRow(intent, seller, details, now));
     // A new transaction has no receivables yet: its view needs no further reads.
     let transaction = transactionView(row, seller.name);
@@ -391,8 +486,15 @@ function newTransactionRow(intent: PaymentIntentRow, seller: SellerProfile, deta
   };
 }
 
+/** The boleto the provider issued, else ours (the simulated provider), numbered from the sequence. */
+async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: ChargeRecord): Promise<BoletoDetails> {
+  return record.boleto
+    ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
+    : boletoDetails(await repo.nextBoletoNumber(ex), intent.amount_cents, intent.boleto_due_date!);
+}
+
 /** What the provider is asked to register for an intent (Pix or boleto). */
-function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
+export function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'> {
   return {
     reference: intent.id,
     transactionId: transactionIdOf(intent),
@@ -403,6 +505,9 @@ function chargeRequestOf(intent: PaymentIntentRow): Omit<ChargeRequest, 'method'
     ...(intent.boleto_due_date ? { dueDate: intent.boleto_due_date } : {}),
   };
 }
+
+/** A provider called between two commits whose first one writes its record (see PaymentProvider.prepare). */
+export type PreparingProvider = PaymentProvider & Required<Pick<PaymentProvider, 'prepare'>>;
 
 /** A provider whose record is written by our own statement (see PaymentProvider.registration). */
 export type InDatabaseProvider = PaymentProvider & Required<Pick<PaymentProvider, 'registration'>>;

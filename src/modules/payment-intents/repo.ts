@@ -38,6 +38,27 @@ export async function updateIntent(ex: Ex, id: string, changes: Updateable<Payme
   return ex.updateTable('payment_intents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/** The claim of a confirmation (phase 1) as the intent row holds it, unexecuted: run it with the row locked. */
+export function claimQuery(qc: QueryCreator<Database>, claimed: PaymentIntentRow) {
+  const { confirm_started_at, confirm_key, reserved_transaction_id, updated_at } = claimed;
+  return qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, updated_at }).where('id', '=', claimed.id);
+}
+
+/**
+ * The claimed intent made CONFIRMED with its transaction, unexecuted, only
+ * while it is still unconfirmed (no retry or worker recorded an outcome
+ * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction
+ * id, no row when the condition failed (a guard: confirmation.ts).
+ */
+export function confirmClaimedQuery(qc: QueryCreator<Database>, id: string, transactionId: string, at: Date) {
+  return qc
+    .updateTable('payment_intents')
+    .set({ status: 'CONFIRMED', transaction_id: transactionId, updated_at: at })
+    .where('id', '=', id)
+    .where('status', 'in', UNCONFIRMED_STATUSES)
+    .returning('transaction_id');
+}
+
 /** Undoes a confirmation claim that charged nothing (the vault refused the token). */
 export async function releaseConfirmation(ex: Ex, id: string, at: Date): Promise<void> {
   await ex

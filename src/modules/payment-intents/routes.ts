@@ -13,7 +13,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Body: Static<typeof CreateIntentBody> }>(
     '/v2/payment-intents',
     {
-      // A sandbox create-and-confirm stores its response in the one statement that writes it (createAtOnce).
+      // A Pix or boleto create-and-confirm stores its response in the statements that do its work (createAtOnce).
       config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
       schema: {
         tags: ['Payment intents'],
@@ -44,7 +44,8 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ConfirmBody> }>(
     '/v2/payment-intents/:id/confirm',
     {
-      config: { scope: 'payments:write', idempotency: 'required' },
+      // A Pix or boleto confirm with a provider that is called stores its key in its claim (confirmAtOnce).
+      config: { scope: 'payments:write', idempotency: 'required', claimInHandler: true },
       schema: {
         tags: ['Payment intents'],
         summary: 'Confirm a payment intent: it becomes a transaction',
@@ -56,8 +57,12 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       },
     },
     async (request, reply) => {
-      const transaction = await intents.confirm(authOf(request).companyId, request.params.id, request.body?.token, request.idempotency!);
-      return respond(request, reply, transaction);
+      const { companyId } = authOf(request);
+      const token = request.body?.token;
+      const atOnce = await intents.confirmAtOnce(companyId, request.params.id, token !== undefined && token !== '', request.unclaimedKey!);
+      if (atOnce !== undefined) return respond(request, reply, atOnce);
+      if (await claimDeferredKey(request, reply)) return reply;
+      return respond(request, reply, await intents.confirm(companyId, request.params.id, token, request.idempotency!));
     },
   );
 

@@ -15,14 +15,15 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { asJsonb } from '../../db/jsonb.js';
+import { executeAsOne } from '../../db/one-statement.js';
 import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { transact } from '../../db/transact.js';
 import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder, type UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
-import { methodUnavailable, type ChargeMethod } from '../providers/index.js';
-import { answerOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider } from './confirmation.js';
+import { methodUnavailable, type ChargeMethod, type PreparedCharge } from '../providers/index.js';
+import { answerOf, chargeRequestOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider, type PreparingProvider } from './confirmation.js';
 import * as repo from './repo.js';
 import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
@@ -68,20 +69,24 @@ export class PaymentIntentService {
   }
 
   /**
-   * POST /v2/payment-intents with `confirm: true` and a provider whose record
-   * is in this database, in one SQL statement that also stores the response
-   * under the request's key (Confirmation.confirmAtCreate). Undefined: this
+   * POST /v2/payment-intents with `confirm: true` for a Pix charge or a
+   * boleto, its key stored with the statements that do the work: with a
+   * provider whose record is in this database, one SQL statement
+   * (Confirmation.confirmAtCreate); with one that is called, two, one before
+   * and one after the call (Confirmation.confirmAroundCall). Undefined: this
    * request takes the general path (`create`, once its key is claimed) —
-   * another method or provider, an input `create` refuses (it answers the
-   * error after the claim, as for any request), or a key that exists.
+   * a card, an input `create` refuses (it answers the error after the claim,
+   * as for any request), or a key that exists.
    */
   async createAtOnce(companyId: string, input: CreateIntentInput, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const provider = this.deps.providers[input.paymentMethod];
-    if (input.confirm !== true || !provider?.registration) return undefined;
+    if (input.confirm !== true || input.paymentMethod === 'CREDIT_CARD' || !(provider?.registration || provider?.prepare)) return undefined;
     const now = this.deps.clock.now();
     if (validateCreate(input, now).length > 0) return undefined;
     if (isDomainError(await this.deps.checkSplitRules(companyId, input))) return undefined;
-    return this.confirmation.confirmAtCreate(this.newIntent(companyId, input, now, key?.key), provider as InDatabaseProvider, key);
+    const intent = this.newIntent(companyId, input, now, key?.key);
+    if (provider.registration) return this.confirmation.confirmAtCreate(intent, provider as InDatabaseProvider, key);
+    return this.confirmation.confirmAroundCall(intent, provider as PreparingProvider, key);
   }
 
   /** `paymentLinkId`: the payment link whose hosted page creates the intent (never with `confirm: true`). */
@@ -174,6 +179,40 @@ export class PaymentIntentService {
     if (isDomainError(claimed)) return claimed;
     if ('done' in claimed) return claimed.done.transaction;
     return answerOf(await this.confirmation.run(claimed.resume, 'transaction', recorder, token), 'transaction');
+  }
+
+  /**
+   * POST /v2/payment-intents/{id}/confirm of a Pix charge or boleto whose
+   * provider is called (a real connector, `prepare`) in two commits: the key
+   * STARTED, the intent claimed and the provider's record of the charge in
+   * one transaction (the intent is locked and read first: its state decides),
+   * then the call and its outcome in one statement (Confirmation.callAndRecord).
+   * Undefined, nothing written: the general path (the key claimed as usual,
+   * then `confirm`) — a card (a token given), a provider in this database, an
+   * intent not to be claimed now (not found, refused, confirmed or being
+   * confirmed), or a key that exists.
+   */
+  async confirmAtOnce(companyId: string, id: string, hasToken: boolean, key: UnclaimedKey): Promise<Outcome<TransactionView> | undefined> {
+    if (hasToken || !isId('pi', id)) return undefined;
+    const now = this.deps.clock.now();
+    let claimed: { intent: PaymentIntentRow; prepared: PreparedCharge } | undefined;
+    try {
+      claimed = await this.deps.db.transaction().execute(async (trx) => {
+        const row = await repo.findIntent(trx, companyId, id, true);
+        const provider = row && this.deps.providers[row.payment_method as ChargeMethod];
+        if (!row || row.payment_method === 'CREDIT_CARD' || !provider?.prepare || confirmStep(row, now, key.key, false).kind !== 'claim') return undefined;
+        const reserved = row.reserved_transaction_id ?? this.deps.newId('trx');
+        const intent: PaymentIntentRow = { ...row, confirm_started_at: now, confirm_key: key.key, reserved_transaction_id: reserved, updated_at: now };
+        const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
+        await executeAsOne(trx, [(qc) => repo.claimQuery(qc, intent), prepared.insert, key.insertStarted()]);
+        return { intent, prepared };
+      });
+    } catch (err) {
+      if (key.isTaken(err)) return undefined;
+      throw err;
+    }
+    if (!claimed) return undefined;
+    return answerOf(await this.confirmation.callAndRecord(claimed.intent, claimed.prepared, 'transaction', key), 'transaction');
   }
 
   /**

@@ -112,6 +112,23 @@ export class ProviderUnavailable extends Error {
   }
 }
 
+/**
+ * A Pix charge or boleto split at the rule "persist, call, persist": the
+ * provider's record of the charge about to be sent (its key: the Pix txid,
+ * Cielo's MerchantOrderId) as an unexecuted INSERT, which the caller writes
+ * in the statement that claims the intent, and the call to make once that
+ * statement committed.
+ */
+export interface PreparedCharge {
+  insert: InsertFragment;
+  /**
+   * Calls the provider (after `insert` committed) and answers its record;
+   * throws ProviderUnavailable when silent. For a new reference only: a retry
+   * goes through `register`, which finds the record kept.
+   */
+  send(): Promise<ChargeRecord>;
+}
+
 export interface PaymentProvider {
   /** The connector's name, as configured: simulated, bcb-api-pix, cielo. */
   readonly name: string;
@@ -123,6 +140,13 @@ export interface PaymentProvider {
    * silent. It issues no codes of its own (no `pix`, no `boleto` on the record).
    */
   registration?(request: ChargeRequest): { record: ChargeRecord; insert: InsertFragment };
+  /**
+   * A provider that records a charge before calling (a real connector):
+   * `register` for a NEW reference, split in two (PreparedCharge), so a
+   * create-and-confirm claims the key, the intent and this record in one
+   * statement. Throws (as `register` would) when the request is not one it takes.
+   */
+  prepare?(request: ChargeRequest): PreparedCharge;
   /** Registers a Pix charge or a boleto; throws ProviderUnavailable when silent. */
   register(request: ChargeRequest): Promise<ChargeRecord>;
   /** Authorizes and captures a card (approved or refused); throws ProviderUnavailable when silent. Called by the vault only. */

@@ -4,7 +4,7 @@
  * (persist, call, persist), so a process dying mid-call leaves the key the
  * provider knows the charge by. The executor is always the first parameter.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, QueryCreator, Selectable, Transaction } from 'kysely';
 import type { Database, ProviderChargesTable } from '../../db/types.js';
 
 type Ex = Kysely<Database>;
@@ -20,9 +20,9 @@ export interface NewProviderCharge {
   at: Date;
 }
 
-/** Records the key of a charge about to be sent; a retry of the same reference keeps the first row. */
-export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
-  await ex
+/** The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row. */
+export function rememberChargeQuery(qc: QueryCreator<Database>, charge: NewProviderCharge) {
+  return qc
     .insertInto('provider_charges')
     .values({
       reference: charge.reference,
@@ -33,8 +33,12 @@ export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise
       amount_cents: charge.amountCents,
       created_at: charge.at,
     })
-    .onConflict((oc) => oc.column('reference').doNothing())
-    .execute();
+    .onConflict((oc) => oc.column('reference').doNothing());
+}
+
+/** rememberChargeQuery, executed, and the row kept (the first one). */
+export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
+  await rememberChargeQuery(ex, charge).execute();
   return (await findChargeRow(ex, charge.reference))!;
 }
 

@@ -1,14 +1,16 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Kysely, QueryCreator } from 'kysely';
-import type { Database, NewTransaction, TransactionRow } from '../../db/types.js';
+import type { Expression, InsertObject, Kysely, QueryCreator } from 'kysely';
+import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
-/** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
-export function insertTransactionQuery(qc: QueryCreator<Database>, row: TransactionRow) {
-  const values: NewTransaction = {
+/** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
+export function insertTransactionQuery(qc: QueryCreator<Database>, row: TransactionRow, id?: Expression<string>) {
+  const values: InsertObject<Database, 'transactions'> = {
     ...row,
+    // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
+    ...(id ? { id } : {}),
     buyer: JSON.stringify(row.buyer),
     payment_details: JSON.stringify(row.payment_details),
     metadata: row.metadata === null ? null : JSON.stringify(row.metadata),

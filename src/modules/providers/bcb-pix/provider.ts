@@ -3,7 +3,8 @@
  * immediate charges (cob) under a txid derived from our transaction id,
  * received Pix read back from the PSP, devoluções. The txid is written to
  * provider_charges before the PSP is called (persist, call), so a retry after
- * a crash sends the same txid and finds the cob instead of creating another.
+ * a crash sends the same txid and finds the cob instead of creating another;
+ * `prepare` hands that write to the caller's statement.
  */
 import { ConfigError, type BcbPixConfig } from '../../../config.js';
 import type {
@@ -11,11 +12,12 @@ import type {
   ChargeRecord,
   ChargeRequest,
   PaymentProvider,
+  PreparedCharge,
   ReceivedPayment,
   RefundRecord,
   RefundRequest,
 } from '../provider.js';
-import { findChargeByProviderKey, findChargeRow, rememberCharge } from '../repo.js';
+import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeQuery, type NewProviderCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
 import { PixCredentialsRefused, PixHttpClient, PixTransportError, type PixHttpOptions } from './client.js';
 import { centsToDecimal, decimalToCents } from '../../../lib/money.js';
@@ -41,6 +43,15 @@ const REMOVED = ['REMOVIDA_PELO_USUARIO_RECEBEDOR', 'REMOVIDA_PELO_PSP'];
 /** Pages of GET /pix read at most per window: a bound, not an expected size. */
 const MAX_PAGES = 1000;
 
+/** The body of PUT /cob/{txid}. */
+interface CobBody {
+  calendario: { expiracao: number };
+  devedor: ReturnType<typeof devedorOf>;
+  valor: { original: string };
+  chave: string;
+  solicitacaoPagador?: string;
+}
+
 const DEVOLUCAO_STATUS: Record<string, RefundRecord['status']> = { EM_PROCESSAMENTO: 'PENDING', DEVOLVIDO: 'SUCCEEDED', NAO_REALIZADO: 'FAILED' };
 
 export class BcbPixProvider implements PaymentProvider {
@@ -57,16 +68,30 @@ export class BcbPixProvider implements PaymentProvider {
   }
 
   async register(request: ChargeRequest): Promise<ChargeRecord> {
+    const { charge, body } = this.cobRequest(request);
+    // Persist first: the first row's txid is the one every retry sends.
+    const row = await rememberCharge(this.deps.db, charge);
+    if (row.provider !== PROVIDER) throw new Error(`${PROVIDER}: reference ${request.reference} is already registered with ${row.provider}`);
+    return this.putCob(request.reference, row.provider_key, body);
+  }
+
+  /** register for a new reference: the txid is the one the row written by the caller's statement holds. */
+  prepare(request: ChargeRequest): PreparedCharge {
+    const { charge, body } = this.cobRequest(request);
+    return { insert: (qc) => rememberChargeQuery(qc, charge), send: () => this.putCob(request.reference, charge.providerKey, body) };
+  }
+
+  /** The provider_charges row and the cob body of a Pix charge. */
+  private cobRequest(request: ChargeRequest): { charge: NewProviderCharge; body: CobBody } {
     if (request.method !== 'PIX') throw new Error(`${PROVIDER} registers Pix charges only, not ${request.method}`);
-    const body = {
+    const body: CobBody = {
       calendario: { expiracao: request.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS },
       devedor: devedorOf(request.buyer.document, request.buyer.name),
       valor: { original: centsToDecimal(request.amountCents) },
       chave: this.config.pixKey,
       ...(request.description ? { solicitacaoPagador: cut(request.description, 140) } : {}),
     };
-    // Persist first: the first row's txid is the one every retry sends.
-    const row = await rememberCharge(this.deps.db, {
+    const charge: NewProviderCharge = {
       reference: request.reference,
       provider: PROVIDER,
       method: 'PIX',
@@ -74,16 +99,18 @@ export class BcbPixProvider implements PaymentProvider {
       transactionId: request.transactionId,
       amountCents: request.amountCents,
       at: this.deps.clock.now(),
-    });
-    if (row.provider !== PROVIDER) throw new Error(`${PROVIDER}: reference ${request.reference} is already registered with ${row.provider}`);
-    const txid = row.provider_key;
+    };
+    return { charge, body };
+  }
+
+  /** PUT /cob/{txid}; a PSP refusing a repeated PUT (a retry after a crash) holds our cob when the amount matches. */
+  private async putCob(reference: string, txid: string, body: CobBody): Promise<ChargeRecord> {
     const path = `/cob/${txid}`;
     const res = await this.http.call('PUT', path, body);
-    if (res.status === 200 || res.status === 201) return this.recordOf(request.reference, this.cobOf(res.body, path));
-    // A PSP may refuse a repeated PUT (a retry after a crash): the cob it holds is ours if the amount matches.
+    if (res.status === 200 || res.status === 201) return this.recordOf(reference, this.cobOf(res.body, path));
     if (res.status === 400 || res.status === 409) {
       const existing = await this.getCob(txid);
-      if (existing && existing.original === body.valor.original) return this.recordOf(request.reference, existing);
+      if (existing && existing.original === body.valor.original) return this.recordOf(reference, existing);
     }
     throw this.http.refusal('PUT', path, res);
   }

@@ -18,11 +18,12 @@ import {
   type ChargeRecord,
   type ChargeRequest,
   type PaymentProvider,
+  type PreparedCharge,
   type ReceivedPayment,
   type RefundRecord,
   type RefundRequest,
 } from '../provider.js';
-import { findChargeByProviderKey, findChargeRow, rememberCharge, setProviderId } from '../repo.js';
+import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeQuery, setProviderId, type NewProviderCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
 import { AUTHORIZE_TIMEOUT_MS, CieloClient, CieloError } from './client.js';
 import {
@@ -88,26 +89,39 @@ export class CieloProvider implements PaymentProvider {
   }
 
   async register(req: ChargeRequest): Promise<ChargeRecord> {
-    if (req.method !== 'BOLETO') throw new Error(`Cielo registers boletos, not ${req.method}`);
-    if (!req.dueDate) throw new Error('a boleto needs a due date');
-    const merchantOrderId = merchantOrderIdOf(req.reference);
+    const { charge, send } = this.boletoSale(req);
     if (await findChargeRow(this.db, req.reference)) {
       const earlier = await this.findSale(req.reference);
       if (earlier) return this.decided(req.reference, earlier);
     } else {
-      await rememberCharge(this.db, {
-        reference: req.reference,
-        provider: PROVIDER,
-        method: 'BOLETO',
-        providerKey: merchantOrderId,
-        transactionId: req.transactionId,
-        amountCents: req.amountCents,
-        at: this.clock.now(),
-      });
+      await rememberCharge(this.db, charge);
     }
+    return send();
+  }
+
+  /** register for a new reference: its row is written by the caller's statement, then the sale is sent. */
+  prepare(req: ChargeRequest): PreparedCharge {
+    const { charge, send } = this.boletoSale(req);
+    return { insert: (qc) => rememberChargeQuery(qc, charge), send };
+  }
+
+  /** The provider_charges row of a boleto, and the sale that registers it (its PaymentId kept: one more write). */
+  private boletoSale(req: ChargeRequest): { charge: NewProviderCharge; send: () => Promise<ChargeRecord> } {
+    if (req.method !== 'BOLETO') throw new Error(`Cielo registers boletos, not ${req.method}`);
+    if (!req.dueDate) throw new Error('a boleto needs a due date');
+    const merchantOrderId = merchantOrderIdOf(req.reference);
+    const charge: NewProviderCharge = {
+      reference: req.reference,
+      provider: PROVIDER,
+      method: 'BOLETO',
+      providerKey: merchantOrderId,
+      transactionId: req.transactionId,
+      amountCents: req.amountCents,
+      at: this.clock.now(),
+    };
     const body = boletoSaleBody(merchantOrderId, req, this.config.boletoProvider);
-    const answer = await this.client.call({ base: 'api', method: 'POST', path: '/1/sales/', body });
-    return this.answered(req.reference, answer.body as CieloSale);
+    const send = async () => this.answered(req.reference, (await this.client.call({ base: 'api', method: 'POST', path: '/1/sales/', body })).body as CieloSale);
+    return { charge, send };
   }
 
   /** A sale Cielo just created: its PaymentId is kept, then it becomes a record (or an unknown outcome). */
