@@ -201,6 +201,8 @@ export class PaymentIntentService {
         const row = await repo.findIntent(trx, companyId, id, true);
         const provider = row && this.deps.providers[row.payment_method as ChargeMethod];
         if (!row || row.payment_method === 'CREDIT_CARD' || !provider?.prepare || confirmStep(row, now, key.key, false).kind !== 'claim') return undefined;
+        // A payment link's slot is taken under the link's lock, as in `claim`; a refusal is answered by the general path.
+        if (row.payment_link_id && (await this.deps.linkSlotGuard(trx, row, now))) return undefined;
         const reserved = row.reserved_transaction_id ?? this.deps.newId('trx');
         const intent: PaymentIntentRow = { ...row, confirm_started_at: now, confirm_key: key.key, reserved_transaction_id: reserved, updated_at: now };
         const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
