@@ -40,11 +40,11 @@ export interface DeliveryFanOut {
 export class Outbox {
   constructor(private readonly deps: { newId: IdGenerator; fanOut: DeliveryFanOut }) {}
 
-  /** Writes the event and its deliveries in `trx`; returns the event id. */
-  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot): Promise<string> {
+  /** Writes the event and its deliveries in `trx`; returns the event id. A refund event also carries the refund. */
+  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
     const id = this.deps.newId('evt');
     const companyId = transaction.sellerId;
-    await repo.insertEvent(trx, { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction), at });
+    await repo.insertEvent(trx, { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction, refund), at });
     await this.deps.fanOut.toSubscribers(trx, { id, companyId, type }, at);
     return id;
   }

@@ -15,6 +15,18 @@ export async function receivablesOf(ex: Ex, transactionIds: string[]): Promise<R
   return ex.selectFrom('receivables').selectAll().where('transaction_id', 'in', transactionIds).orderBy('transaction_id').orderBy('position').execute();
 }
 
+/** Sets new fee and amount (gross follows) on lines a reversal takes from. */
+export async function reduceLines(ex: Ex, changes: { id: string; feeCents: number; amountCents: number }[]): Promise<void> {
+  for (const c of changes) {
+    await ex
+      .updateTable('receivables')
+      .set({ fee_cents: c.feeCents, amount_cents: c.amountCents, gross_amount_cents: c.feeCents + c.amountCents })
+      .where('id', '=', c.id)
+      .where('status', '=', 'PENDING')
+      .execute();
+  }
+}
+
 export interface ReceivableFilter {
   limit: number;
   startingAfter?: string | undefined;
