@@ -27,6 +27,7 @@ import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
+import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
@@ -62,6 +63,7 @@ export interface Services {
   transactions: TransactionService;
   intents: PaymentIntentService;
   receivables: ReceivableService;
+  refunds: RefundService;
   webhooks: WebhookService;
   events: EventService;
   deliveries: DeliveryWorker;
@@ -95,6 +97,7 @@ export function buildServices(deps: AppDeps): Services {
     transactions,
     intents,
     receivables,
+    refunds: new RefundService({ db, clock, newId, providers, transactions, outbox }),
     webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
     events: new EventService({ db, clock, fanOut }),
     deliveries: new DeliveryWorker({
@@ -164,10 +167,14 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
   receivableRoutes(app, services.receivables);
+  refundRoutes(app, services.refunds);
   webhookRoutes(app, services.webhooks);
   eventRoutes(app, services.events);
   notificationRoutes(app, services.incomingPayments);
-  if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
+  if (deps.config.env === 'sandbox') {
+    sandboxTransactionRoutes(app, services.transactions);
+    sandboxRefundRoutes(app, services.refunds);
+  }
   demoRoutes(app, services, deps.config);
   return app;
 }

@@ -9,7 +9,10 @@
  *   second one.
  * - transactions: `refunded_cents` (SUCCEEDED refunds), `sale_fee_cents` (the
  *   fee before any refund, kept once the first refund changes `fee_cents`),
- *   `charged_back_cents` / `charged_back_at`.
+ *   `charged_back_cents` / `charged_back_at`; the amounts' check becomes
+ *   fee + net + refunded + charged back = amount, or fee = net = 0 for a sale
+ *   that never took money (refused, canceled before payment), which existing
+ *   rows are brought to.
  * - receivables: refund and chargeback adjustment lines (`adjustment`,
  *   `refund_id`) may be negative; sale lines still may not. The one-line-per-
  *   installment rule holds for sale lines only.
@@ -45,6 +48,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ALTER TABLE transactions ADD COLUMN sale_fee_cents int8;
     ALTER TABLE transactions ADD COLUMN charged_back_cents int8 NOT NULL DEFAULT 0;
     ALTER TABLE transactions ADD COLUMN charged_back_at timestamptz;
+    ALTER TABLE transactions DROP CONSTRAINT transactions_check;
+    UPDATE transactions SET fee_cents = 0, net_amount_cents = 0 WHERE status IN ('FAILED', 'CANCELED') AND paid_at IS NULL;
+    ALTER TABLE transactions ADD CONSTRAINT transactions_amounts_add_up CHECK (
+      fee_cents >= 0 AND net_amount_cents >= 0 AND (
+        fee_cents + net_amount_cents + refunded_cents + charged_back_cents = amount_cents
+        OR (paid_at IS NULL AND fee_cents = 0 AND net_amount_cents = 0)
+      )
+    );
 
     ALTER TABLE receivables ADD COLUMN adjustment text;
     ALTER TABLE receivables ADD COLUMN refund_id text;
