@@ -179,6 +179,17 @@ for (const engine of engines()) {
       assert.equal(count.length, 0);
     });
 
+    test('concurrent refunds of one sale serialize on its row: together they never exceed its amount', async () => {
+      const sale = await paidPix({ amountCents: 10_000 });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => refund(sale.id, { amountCents: 3_000 })));
+      const statuses = answers.map((r) => r.statusCode).sort();
+      assert.deepEqual(statuses, [201, 201, 201, 409, 409, 409], answers.map((r) => r.body).join('\n'));
+      for (const r of answers.filter((a) => a.statusCode === 409)) assertError(r, 409, 'REFUND_EXCEEDS_AVAILABLE', 'amountCents');
+      const trx = await getTransaction(sale.id);
+      assert.deepEqual([trx.status, trx.refundedCents], ['PAID', 9_000]);
+      assertRefundInvariants(trx);
+    });
+
     test('Idempotency-Key: the same request replays the first response byte for byte; another body under the key is 422', async () => {
       const sale = await paidPix({ amountCents: 8_000 });
       const key = randomUUID();

@@ -89,6 +89,8 @@ for (const engine of engines()) {
     };
 
     test('a devolução is PENDING until the PSP settles it; the worker follows it to SUCCEEDED, then to FAILED for a refused one', async () => {
+      const hook = await t.call({ method: 'POST', url: '/v2/webhooks', payload: { url: 'https://hooks.example.com/refunds', events: ['refund.failed'] } });
+      assert.equal(hook.statusCode, 201, hook.body);
       const { trx, e2e } = await paidPix(10_000);
       const first = await refundCall(t, trx.id, { amountCents: 4_000, reason: 'Produto devolvido' });
       assert.equal(first.statusCode, 201, first.body);
@@ -123,6 +125,8 @@ for (const engine of engines()) {
       assert.deepEqual([sale.status, sale.refundedCents], ['PAID', 4_000], 'a failed refund changes nothing');
       const failedEvent = (await eventsOf(t, trx.id)).find((e) => e.type === 'refund.failed');
       assert.deepEqual(failedEvent?.data.refund, refused);
+      const deliveries = await t.db.db.selectFrom('webhook_deliveries').select(['event_id', 'webhook_id']).where('webhook_id', '=', hook.json().id).execute();
+      assert.deepEqual(deliveries, [{ event_id: failedEvent!.id, webhook_id: hook.json().id }], 'refund.failed goes to the registration that selected it, and nothing else does');
 
       // A FAILED refund no longer holds its amount: it can be asked again.
       psp.refuseRefunds(undefined);
