@@ -51,7 +51,7 @@ export async function totalsOf(ex: Ex, transactionId: string, except?: string): 
   };
 }
 
-export interface RefundUpdate {
+interface RefundUpdate {
   status?: 'PENDING' | 'SUCCEEDED' | 'FAILED';
   provider_id?: string | null;
   failure_reason?: string | null;

@@ -13,4 +13,4 @@ export { allocateFee, computeReceivables, splitInstallments } from './allocate.j
 export type { ReceivableLine, SplitPaymentMethod } from './allocate.js';
 export { easterSunday, isBusinessDay, nationalHolidays, nextBusinessDay } from './calendar.js';
 export { adjustmentDueOn, feeKeptAfter, reverseLines } from './refund.js';
-export type { AdjustmentLine, LineChange, Reversal, ReversalLine } from './refund.js';
+export type { LineChange, ReversalLine } from './refund.js';

@@ -55,14 +55,14 @@ export interface LineChange {
 }
 
 /** What a slice gives back beyond its PENDING lines: a negative line for that account. */
-export interface AdjustmentLine {
+interface AdjustmentLine {
   recipientDocument: string;
   role: SplitRole;
   feeCents: number;
   amountCents: number;
 }
 
-export interface Reversal {
+interface Reversal {
   changes: LineChange[];
   adjustments: AdjustmentLine[];
 }
