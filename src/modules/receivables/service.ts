@@ -66,7 +66,8 @@ export class ReceivableService implements ReceivablesPort {
    * negative adjustment line per account (reversal.ts, split/refund.ts).
    */
   async reverse(trx: Transaction<Database>, row: TransactionRow, reversal: ReceivableReversal, at: Date): Promise<void> {
-    const lines = await repo.receivablesOf(trx, [row.id]);
+    // Locked: the settlement worker does not pay a line out from under the reversal (it waits, then pays what is left).
+    const lines = await repo.receivablesOf(trx, [row.id], true);
     const { changes, adjustments } = reversalRows(row, lines, reversal, at, () => this.newId('rcv'));
     await repo.reduceLines(trx, changes);
     await repo.insertReceivables(trx, adjustments);
