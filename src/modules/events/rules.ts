@@ -4,7 +4,8 @@
  *
  * The catalogue is the transactions module's lifecycle events and the
  * refunds module's outcomes; the data of an event is the full transaction
- * snapshot at that moment, and for a refund event the refund before it.
+ * snapshot at that moment, and a refund event also carries the refund
+ * (`data.refund`, written before `data.transaction`).
  */
 import { REFUND_EVENT_TYPES, type RefundEventType } from '../refunds/schemas.js';
 import { TRANSACTION_EVENT_TYPES, type TransactionEventType } from '../transactions/index.js';

@@ -1,11 +1,14 @@
 /**
- * Transactions: reads, listing, and the moves out of PENDING.
+ * Transactions: reads, listing, the moves out of PENDING, and the reversals
+ * (refunds, chargebacks) of a PAID one, which the refunds module drives.
  *
  * Invariants: a transaction changes state only while its row is locked
  * (SELECT … FOR UPDATE), and the event of each change is written in the same
  * database transaction (outbox), so no change is without its event and no
- * event without its change. Which moves are allowed and what each emits is
- * decided by rules.ts; this file loads, locks, applies and persists.
+ * event without its change (a reversal's caller writes its own event in the
+ * same commit). Which moves are allowed, what each emits and the amounts
+ * after a reversal are decided by rules.ts; this file loads, locks, applies
+ * and persists.
  */
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
