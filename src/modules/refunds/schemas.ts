@@ -13,10 +13,10 @@ export const RefundSchema = Type.Object(
     transactionId: Type.String(),
     status: Type.Enum(REFUND_STATUSES, { description: 'PENDING until the provider has given the money back (SUCCEEDED) or refused to (FAILED)' }),
     amountCents: Type.Integer(),
-    reason: Type.Optional(Type.String()),
-    failureReason: Type.Optional(Type.String({ description: "the provider's reason, on a FAILED refund" })),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    reason: Type.Optional(Type.String()),
+    failureReason: Type.Optional(Type.String({ description: "the provider's reason, on a FAILED refund" })),
   },
   { $id: 'Refund' },
 );
