@@ -28,6 +28,7 @@ import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
+import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
@@ -65,6 +66,7 @@ export interface Services {
   paymentLinks: PaymentLinkService;
   paymentPages: PaymentPageService;
   receivables: ReceivableService;
+  refunds: RefundService;
   webhooks: WebhookService;
   events: EventService;
   deliveries: DeliveryWorker;
@@ -101,6 +103,7 @@ export function buildServices(deps: AppDeps): Services {
     paymentLinks: new PaymentLinkService({ db, clock, newId, checkSplitRules: receivables.checkSplitRules, publicApiUrl: config.publicApiUrl }),
     paymentPages: new PaymentPageService({ db, clock, intents, transactions }),
     receivables,
+    refunds: new RefundService({ db, clock, newId, providers, transactions, outbox }),
     webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
     events: new EventService({ db, clock, fanOut }),
     deliveries: new DeliveryWorker({
@@ -172,10 +175,14 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   paymentLinkRoutes(app, services.paymentLinks);
   paymentPageRoutes(app, { pages: services.paymentPages, config: deps.config, clock: deps.clock, internalKey: deps.internalKey });
   receivableRoutes(app, services.receivables);
+  refundRoutes(app, services.refunds);
   webhookRoutes(app, services.webhooks);
   eventRoutes(app, services.events);
   notificationRoutes(app, services.incomingPayments);
-  if (deps.config.env === 'sandbox') sandboxTransactionRoutes(app, services.transactions);
+  if (deps.config.env === 'sandbox') {
+    sandboxTransactionRoutes(app, services.transactions);
+    sandboxRefundRoutes(app, services.refunds);
+  }
   demoRoutes(app, services, deps.config);
   return app;
 }

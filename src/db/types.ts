@@ -103,6 +103,34 @@ interface TransactionsTable {
   canceled_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** What SUCCEEDED refunds gave back. */
+  refunded_cents: ColumnType<number, number | undefined, number>;
+  /** The fee of the sale before any refund (null until a refund changed `fee_cents`, which is then the fee kept). */
+  sale_fee_cents: ColumnType<number | null, number | null | undefined, number | null>;
+  charged_back_cents: ColumnType<number, number | undefined, number>;
+  charged_back_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** A refund of (part of) a paid transaction: PENDING until the provider's outcome is known. */
+interface RefundsTable {
+  id: string;
+  company_id: string;
+  transaction_id: string;
+  amount_cents: number;
+  reason: string | null;
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED';
+  /** The connector asked (simulated, bcb-api-pix, cielo). */
+  provider: string;
+  provider_id: string | null;
+  failure_reason: string | null;
+  /** The Idempotency-Key of the request that asked it: a retry resumes this refund. */
+  request_key: string | null;
+  /** When the provider was first asked (null: not yet). */
+  asked_at: Timestamp | null;
+  /** When the worker looks at it next while PENDING. */
+  next_check_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
 }
 
 interface ReceivablesTable {
@@ -121,6 +149,9 @@ interface ReceivablesTable {
   status: 'PENDING' | 'PAID';
   paid_at: Timestamp | null;
   created_at: Timestamp;
+  /** null: a line of the sale; REFUND or CHARGEBACK: an adjustment line (negative amounts) of that reversal. */
+  adjustment: ColumnType<'REFUND' | 'CHARGEBACK' | null, 'REFUND' | 'CHARGEBACK' | null | undefined, 'REFUND' | 'CHARGEBACK' | null>;
+  refund_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The outbox and event log: one row per event, written with the state change that caused it. */
@@ -314,6 +345,7 @@ export interface Database {
   payment_intents: PaymentIntentsTable;
   transactions: TransactionsTable;
   receivables: ReceivablesTable;
+  refunds: RefundsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;
   webhooks: WebhooksTable;
@@ -337,6 +369,8 @@ export type PaymentLinkRow = Selectable<PaymentLinksTable>;
 export type NewPaymentLink = Insertable<PaymentLinksTable>;
 export type TransactionRow = Selectable<TransactionsTable>;
 export type NewTransaction = Insertable<TransactionsTable>;
+export type RefundRow = Selectable<RefundsTable>;
+export type NewRefund = Insertable<RefundsTable>;
 export type ReceivableRow = Selectable<ReceivablesTable>;
 export type NewReceivable = Insertable<ReceivablesTable>;
 export type WebhookRow = Selectable<WebhooksTable>;

@@ -13,13 +13,15 @@ a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
 \`splitRules[1].percentage\`, \`Idempotency-Key\`). Statuses: 400 VALIDATION_ERROR / TOKEN_REQUIRED (also malformed JSON and
 unknown body fields), 401 UNAUTHORIZED / TICKET_EXPIRED, 403 FORBIDDEN, 404 NOT_FOUND (also an id of another company, a
 wrong prefix, an unknown route), 409 INTENT_ALREADY_PROCESSED / INTENT_EXPIRED / IDEMPOTENCY_KEY_IN_USE /
-TRANSACTION_NOT_PENDING / PAYMENT_LINK_UNAVAILABLE (a payment link expired, canceled or used up), 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
+TRANSACTION_NOT_PENDING / PAYMENT_LINK_UNAVAILABLE (a payment link expired, canceled or used up) / TRANSACTION_NOT_REFUNDABLE (a refund or chargeback of a transaction that is not PAID, or of a
+boleto) / REFUND_EXCEEDS_AVAILABLE (on field \`amountCents\`: more than the amount less its PENDING and SUCCEEDED refunds) /
+REFUND_IN_PROGRESS (a card transaction already has a refund PENDING), 413 PAYLOAD_TOO_LARGE (bodies over 1 MiB), 422 SPLIT_INVALID / SPLIT_RECIPIENT_NOT_FOUND /
 WEBHOOK_URL_INVALID / WEBHOOK_LIMIT_REACHED / IDEMPOTENCY_KEY_REUSED / PAYMENT_METHOD_UNAVAILABLE (a method the operator
 switched off, on field \`paymentMethod\`), 429 RATE_LIMITED (with \`Retry-After\`),
 500 INTERNAL_ERROR, 502 PROVIDER_ERROR, 503 SERVICE_UNAVAILABLE (with \`Retry-After\`). A path id over 64 characters is
 400 VALIDATION_ERROR on field \`id\`.
 
-**Idempotency-Key** (1–255 characters): required on confirm, optional on the other POSTs. Same key, same route and same
+**Idempotency-Key** (1–255 characters): required on confirm and on refunds, optional on the other POSTs. Same key, same route and same
 body: the first response is replayed byte for byte with \`Idempotent-Replayed: true\` and nothing runs twice. Same key with
 another route or body: 422 IDEMPOTENCY_KEY_REUSED. Same key while the first request runs: 409 IDEMPOTENCY_KEY_IN_USE.
 Requests rejected before acting are not stored. Keys are kept 24 hours.
@@ -57,12 +59,34 @@ centavos); the seller keeps the rest. Once PAID, \`split.receivables\` lists one
 fee (shared by largest remainder), amount and \`expectedOn\` (São Paulo business days). \`GET /v2/receivables\` lists them
 across transactions (filters \`status\`, \`recipientDocument\`, \`expectedOnFrom\`, \`expectedOnTo\`).
 
-**Webhooks.** Registrations receive \`transaction.created\`, \`transaction.paid\` and \`transaction.canceled\`, signed with
+**Refunds.** \`POST /v2/transactions/{id}/refunds\` (\`amountCents\` optional: all that is left; \`reason\` ≤ 255) refunds a PAID
+card or Pix sale, in as many refunds as needed; \`rf_\` ids, status PENDING → SUCCEEDED or FAILED; \`GET /v2/refunds/{id}\`,
+\`GET /v2/transactions/{id}/refunds\`. Card: a void at the acquirer, at once. Pix: a devolução at the PSP, asynchronous (PENDING
+until the PSP settles it; the service follows it). A boleto cannot be refunded (no rail gives money back through a boleto).
+The fee is returned pro rata: after refunds totalling R of a sale of amount A with fee F, the fee kept is F − floor(F × R / A).
+The transaction shows \`refundedCents\` (SUCCEEDED refunds), \`feeCents\` (the fee kept) and \`netAmountCents\` = A − R −
+\`feeCents\`; a refund of all that is left makes it CANCELED (\`refund.succeeded\`, then \`transaction.canceled\`).
+Receivables change when a refund succeeds: PENDING lines go down (latest installment first) and what lines already paid
+out cannot cover is a negative adjustment line (\`adjustment: "REFUND"\`, \`refundId\`, installment 0, due the next business
+day). A refused card (FAILED) or a sale canceled before payment shows \`feeCents\` 0 and \`netAmountCents\` 0.
+
+\`\`\`sh
+KEY=$(cat data/sandbox-key.txt); API=http://localhost:3000
+TRX=$(curl -s "$API/v2/transactions?status=PAID&paymentMethod=PIX&limit=1" -H "Authorization: Bearer $KEY" | jq -r '.data[0].id')
+RF=$(curl -s $API/v2/transactions/$TRX/refunds -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -H "Idempotency-Key: $TRX-refund-1" -d '{"amountCents": 1000, "reason": "Item devolvido"}' | jq -r .id)
+curl -s $API/v2/refunds/$RF -H "Authorization: Bearer $KEY"
+\`\`\`
+
+**Webhooks.** Registrations receive \`transaction.created\`, \`transaction.paid\`, \`transaction.canceled\`, \`refund.succeeded\` and
+\`refund.failed\` (whose \`data\` carries \`refund\` and \`transaction\`), signed with
 \`X-Svc-Signature: v1=<hex>\`, the HMAC-SHA256 of \`<X-Svc-Timestamp>.<raw body>\` under the registration's secret. Production
 retries after 1 min, 5 min, 30 min, 2 h and 12 h; the sandbox sends once. \`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\`
 and \`POST /v2/events/{id}/resend\` help debugging an endpoint.
 
 **Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marks a PENDING transaction PAID; \`…/fail\` cancels it; \`…/settle\` pays
-a PAID transaction's receivables at once. Pix and boleto intents of exactly 50200 centavos make the simulated acquirer silent
+a PAID transaction's receivables at once; \`…/chargeback\` plays a chargeback of a PAID card transaction (CANCELED with
+\`chargedBackAt\` and \`chargedBackCents\`, receivables reversed, the fee returned, \`transaction.canceled\`; otherwise 409
+TRANSACTION_NOT_REFUNDABLE). Pix and boleto intents of exactly 50200 centavos make the simulated acquirer silent
 (502 PROVIDER_ERROR, intent FAILED); test cards ending 0002 and 0069 are refused, 0119 is silent.
 `.trim();

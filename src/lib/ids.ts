@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export const ID_PREFIXES = ['pi', 'trx', 'cmp', 'key', 'whk', 'evt', 'rcv', 'dlv', 'att', 'tok', 'plink'] as const;
+export const ID_PREFIXES = ['pi', 'trx', 'cmp', 'key', 'whk', 'evt', 'rcv', 'dlv', 'att', 'tok', 'plink', 'rf'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -4,7 +4,7 @@
  *  - the delivery loop: deliver-webhooks, a continuous window of sends in flight (webhooks/delivery.ts);
  *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
  *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
- *    settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
+ *    follow-refunds, settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
  * Every job claims rows with FOR UPDATE SKIP LOCKED (or is a single
  * idempotent statement), so any number of workers can run side by side.
  * A failing job (database down) is logged and retried on the next round.
@@ -15,6 +15,7 @@ import { cancelOverdueTransactions } from './cancel-overdue-transactions.js';
 import { startDeliveryLoop } from './deliver-webhooks.js';
 import { eraseExpiredCvvs } from './erase-expired-cvvs.js';
 import { expireIntents } from './expire-intents.js';
+import { followRefunds } from './follow-refunds.js';
 import { processProviderNotifications } from './process-provider-notifications.js';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.js';
 import { reconcileProviderCharges } from './reconcile-provider-charges.js';
@@ -44,6 +45,7 @@ export function workerSteps(deps: StepDeps): Step[] {
     reconcileProviderCharges,
     cancelOverdueTransactions,
     recoverConfirmations,
+    followRefunds,
     settleReceivables,
     purgeIdempotencyKeys,
     eraseExpiredCvvs,

@@ -79,6 +79,7 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(await page.locator('#result-title').textContent(), 'Pagamento aprovado');
     assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x$/);
+    assert.match(String(await page.locator('#result-fee').textContent()), /^R\$\s?\d/, 'a paid sale shows its fee');
     assert.match(String(await page.locator('#result-id').textContent()), /^trx_/);
     assert.ok((await page.locator('#receivables-body tr').count()) >= 3, 'one receivable per installment');
     // Language switch re-renders the result.
@@ -97,6 +98,10 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     assert.equal(await page.locator('#result-title').textContent(), 'Pagamento recusado');
     assert.equal(await page.locator('#result-text').textContent(), 'O banco emissor recusou o pagamento: saldo insuficiente.');
     assert.match(String(await page.locator('#result-refusal').textContent()), /^refusalCode insufficient_funds: /);
+    // A sale that took no money shows no fee ("Tarifa") and no net, rather than amounts it never had.
+    for (const selector of ['#result-fee', '#result-net', 'dt[data-i18n="factFee"]', 'dt[data-i18n="factNet"]']) {
+      assert.equal(await page.locator(selector).isHidden(), true, `${selector} is hidden`);
+    }
     assert.deepEqual(problems, []);
     await page.close();
   });

@@ -1,16 +1,17 @@
 /** A provider stand-in for tests that count charges or reproduce a process dying at the acquirer. */
-import type { CardAuthorization, ChargeRecord, ChargeRequest, PaymentProvider, RefundRequest } from '../../src/modules/providers/index.js';
+import type { CardAuthorization, ChargeRecord, ChargeRequest, PaymentProvider, RefundRecord, RefundRequest } from '../../src/modules/providers/index.js';
 
 /**
  * Another provider (the simulated one), except that one call can be made to never answer,
  * as if the process running it died there: before the acquirer recorded the
- * charge, or after. `calls` counts the charges asked for.
+ * charge, or after; or after a refund was done. `calls` counts the charges asked for.
  */
 export class DyingProvider implements PaymentProvider {
   readonly name: string;
   calls = 0;
   private dying: { after: boolean; reached: () => void } | undefined;
   private held: { reached: () => void; released: Promise<void> } | undefined;
+  private dyingRefund: (() => void) | undefined;
 
   constructor(private readonly inner: PaymentProvider) {
     this.name = inner.name;
@@ -71,7 +72,20 @@ export class DyingProvider implements PaymentProvider {
   paymentsBetween = (from: Date, to: Date) => this.inner.paymentsBetween(from, to);
   notificationClaims = (body: unknown) => this.inner.notificationClaims(body);
   verifyPayment = (paymentId: string) => this.inner.verifyPayment(paymentId);
-  refund = (request: RefundRequest) => this.inner.refund(request);
+  /** The next refund reaches the provider and is done there, but never answers: the process died before recording it. */
+  dieOnNextRefund(): Promise<void> {
+    return new Promise((reached) => (this.dyingRefund = reached));
+  }
+
+  async refund(request: RefundRequest): Promise<RefundRecord> {
+    const dying = this.dyingRefund;
+    if (!dying) return this.inner.refund(request);
+    this.dyingRefund = undefined;
+    await this.inner.refund(request);
+    dying();
+    return new Promise<RefundRecord>(() => {});
+  }
+
   findRefund = (request: RefundRequest) => this.inner.findRefund(request);
   check = () => this.inner.check();
 }

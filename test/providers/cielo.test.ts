@@ -208,11 +208,18 @@ for (const engine of engines()) {
       assert.equal(cielo.sale(record.providerId)!.Payment.VoidedAmount, 4_000);
       assert.equal(cielo.requests.filter((r) => r.method === 'PUT').at(-1)!.url, `/api/1/sales/${record.providerId}/void?amount=4000`);
       assert.equal((await provider.findRefund(refundReq))?.status, 'SUCCEEDED');
-      const rest = await provider.refund({ reference: req.reference, refundId: 'rf_2', amountCents: 6_000 });
+      const second = { reference: req.reference, refundId: 'rf_2', amountCents: 6_000, refundedBeforeCents: 4_000 };
+      assert.equal(await provider.findRefund(second), undefined, 'the first refund does not count for the second');
+      const rest = await provider.refund(second);
       assert.equal(rest.status, 'SUCCEEDED');
       assert.equal(cielo.sale(record.providerId)!.Payment.Status, 10);
+      // Asked again (a retry whose answer was lost): the sale's VoidedAmount already covers it, nothing is voided twice.
+      const voids = cielo.requests.filter((r) => r.method === 'PUT').length;
+      assert.equal((await provider.refund(second)).status, 'SUCCEEDED');
+      assert.equal(cielo.requests.filter((r) => r.method === 'PUT').length, voids);
+      assert.equal(cielo.sale(record.providerId)!.Payment.VoidedAmount, 10_000);
       // More than what is left is refused by Cielo.
-      await rejectsWith(provider.refund({ reference: req.reference, refundId: 'rf_3', amountCents: 1 }), (err) => /Cielo refused/.test(err.message));
+      await rejectsWith(provider.refund({ reference: req.reference, refundId: 'rf_3', amountCents: 1, refundedBeforeCents: 10_000 }), (err) => /Cielo refused/.test(err.message));
     });
 
     test('reverse after a partial refund voids what is left', async () => {

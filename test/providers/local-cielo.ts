@@ -8,6 +8,8 @@
  * (Denied, 51) or 0069 (Denied, 57). A number ending in 0119 is the silent
  * case: the sale is recorded as approved, but the connection is dropped
  * before any answer, which is how a lost answer looks to the connector.
+ * Voids (refunds) apply an amount to the sale's VoidedAmount; `dropNextVoidAnswer`
+ * makes the next one apply and then drop the connection, a void whose answer was lost.
  * Boletos: registered (Status 1) with a valid FEBRABAN barcode; `payBoleto`
  * pays one and, like Cielo's notification URL setting, posts
  * `{ PaymentId, ChangeType: 1 }` to `notifyTo`.
@@ -53,6 +55,8 @@ export interface LocalCielo {
   postNotification(body: unknown, notifyTo?: string): Promise<number>;
   /** While on, every API answer is 503. */
   failing(on: boolean): void;
+  /** The next void is applied, then the connection is dropped before any answer (a timeout after the fact). */
+  dropNextVoidAnswer(): void;
   close(): Promise<void>;
 }
 
@@ -88,6 +92,7 @@ export async function startLocalCielo(opts: LocalCieloOptions): Promise<LocalCie
   const byId = new Map<string, LocalCieloSale>();
   const requests: LocalCielo['requests'] = [];
   let failing = false;
+  let dropVoidAnswer = false;
   let boletoNumber = 0;
   let port = 0;
   const agent = new Agent({ connect: { ca: opts.ca.ca } });
@@ -194,6 +199,11 @@ export async function startLocalCielo(opts: LocalCieloOptions): Promise<LocalCie
     p.VoidedAmount = (p.VoidedAmount ?? 0) + amount;
     p.VoidedDate = cieloDate();
     if (p.VoidedAmount >= p.Amount) p.Status = 10;
+    if (dropVoidAnswer) {
+      dropVoidAnswer = false;
+      res.socket?.destroy();
+      return;
+    }
     send(res, 200, { Status: p.Status, ReasonCode: 0, ReasonMessage: 'Successful', ProviderReturnCode: '9', ProviderReturnMessage: 'Operation Successful', ReturnCode: '9', ReturnMessage: 'Operation Successful' });
   };
 
@@ -274,6 +284,9 @@ export async function startLocalCielo(opts: LocalCieloOptions): Promise<LocalCie
     postNotification: (body, to) => post(body, to ?? opts.notifyTo),
     failing(on) {
       failing = on;
+    },
+    dropNextVoidAnswer() {
+      dropVoidAnswer = true;
     },
     async close() {
       server.closeAllConnections();

@@ -12,6 +12,7 @@ import * as m005 from './005-idempotency-success-status.js';
 import * as m006 from './006-vault-replay-and-velocity.js';
 import * as m007 from './007-card-outcome-reconciliation.js';
 import * as m008 from './008-payment-providers.js';
+import * as m009 from './009-refunds.js';
 import * as m010 from './010-payment-links.js';
 
 export const migrations: Record<string, Migration> = {
@@ -23,5 +24,6 @@ export const migrations: Record<string, Migration> = {
   '006-vault-replay-and-velocity': m006,
   '007-card-outcome-reconciliation': m007,
   '008-payment-providers': m008,
+  '009-refunds': m009,
   '010-payment-links': m010,
 };

@@ -43,16 +43,17 @@ export interface DeliveryFanOut {
 export class Outbox {
   constructor(private readonly deps: { newId: IdGenerator; fanOut: DeliveryFanOut }) {}
 
-  /** Writes the event and its deliveries in `trx`. */
-  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot): Promise<void> {
-    for (const fragment of this.recordQueries(at, type, transaction)) await fragment(trx).execute();
+  /** Writes the event and its deliveries in `trx`; returns the event id. A refund event also carries the refund. */
+  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
+    const id = this.deps.newId('evt');
+    for (const fragment of this.recordQueries(at, type, transaction, refund, id)) await fragment(trx).execute();
+    return id;
   }
 
   /** The INSERTs of the event and of its deliveries, unexecuted, for a larger statement (db/one-statement.ts). */
-  recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot): InsertFragment[] {
-    const id = this.deps.newId('evt');
+  recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object, id = this.deps.newId('evt')): InsertFragment[] {
     const companyId = transaction.sellerId;
-    const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction), at };
+    const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction, refund), at };
     return [(qc) => repo.insertEventQuery(qc, event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
   }
 }

@@ -1,6 +1,7 @@
 /** TypeBox schemas of the event log and resend. */
 import { Type } from 'typebox';
 import { PageQuery, Timestamp } from '../../http/common-schemas.js';
+import { RefundSchema } from '../refunds/schemas.js';
 import { TransactionSchema } from '../transactions/index.js';
 import { EVENT_TYPES } from './rules.js';
 
@@ -9,7 +10,11 @@ export const EventSchema = Type.Object(
     id: Type.String(),
     type: Type.Enum(EVENT_TYPES),
     createdAt: Timestamp,
-    data: Type.Object({ transaction: TransactionSchema }),
+    data: Type.Object({
+      // refund.succeeded and refund.failed carry the refund.
+      refund: Type.Optional(RefundSchema),
+      transaction: TransactionSchema,
+    }),
   },
   { $id: 'Event' },
 );

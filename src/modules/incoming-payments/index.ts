@@ -1,2 +1,3 @@
 export { IncomingPayments } from './service.js';
 export { notificationRoutes } from './routes.js';
+export { appliedPaymentOf } from './repo.js';

@@ -75,3 +75,14 @@ export async function setReceivedOutcome(ex: Ex, provider: string, paymentId: st
     .where('payment_id', '=', paymentId)
     .execute();
 }
+
+/** The payment that paid a transaction (a Pix devolução names it by its endToEndId). */
+export async function appliedPaymentOf(ex: Ex, transactionId: string): Promise<string | undefined> {
+  const row = await ex
+    .selectFrom('received_payments')
+    .select('payment_id')
+    .where('transaction_id', '=', transactionId)
+    .where('outcome', '=', 'applied')
+    .executeTakeFirst();
+  return row?.payment_id;
+}

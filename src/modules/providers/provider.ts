@@ -94,6 +94,12 @@ export interface RefundRequest {
   /** The payment refunded (Pix: its endToEndId). */
   paymentId?: string;
   reason?: string;
+  /**
+   * What the charge's other refunds already gave back (SUCCEEDED): a provider
+   * that keeps only a total per sale (Cielo's VoidedAmount) tells this refund
+   * apart by it. Exact because a card has at most one refund PENDING at a time.
+   */
+  refundedBeforeCents?: number;
 }
 
 export interface RefundRecord {

@@ -10,9 +10,24 @@ export async function insertReceivables(ex: Ex, rows: NewReceivable[]): Promise<
 }
 
 /** The lines of some transactions in the order they were computed: by installment, seller first, then rule order. */
-export async function receivablesOf(ex: Ex, transactionIds: string[]): Promise<ReceivableRow[]> {
+export async function receivablesOf(ex: Ex, transactionIds: string[], forUpdate = false): Promise<ReceivableRow[]> {
   if (transactionIds.length === 0) return [];
-  return ex.selectFrom('receivables').selectAll().where('transaction_id', 'in', transactionIds).orderBy('transaction_id').orderBy('position').execute();
+  let query = ex.selectFrom('receivables').selectAll().where('transaction_id', 'in', transactionIds).orderBy('transaction_id').orderBy('position');
+  if (forUpdate) query = query.forUpdate();
+  return query.execute();
+}
+
+/** Sets new fee and amount (gross follows) on PENDING lines a reversal takes from, read locked (receivablesOf forUpdate). */
+export async function reduceLines(ex: Ex, changes: { id: string; feeCents: number; amountCents: number }[]): Promise<void> {
+  for (const c of changes) {
+    const result = await ex
+      .updateTable('receivables')
+      .set({ fee_cents: c.feeCents, amount_cents: c.amountCents, gross_amount_cents: c.feeCents + c.amountCents })
+      .where('id', '=', c.id)
+      .where('status', '=', 'PENDING')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`receivable ${c.id} is no longer PENDING: its lines were not read locked`);
+  }
 }
 
 export interface ReceivableFilter {

@@ -16,9 +16,10 @@ import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { CreateIntentInput } from '../payment-intents/index.js';
 import { approvedDocuments, sellerProfile } from '../companies/index.js';
 import { distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
-import type { ReceivablesPort, ReceivableView } from '../transactions/index.js';
+import type { ReceivableReversal, ReceivablesPort, ReceivableView } from '../transactions/index.js';
 import * as repo from './repo.js';
 import { receivableRows } from './rules.js';
+import { reversalRows } from './reversal.js';
 import { listedReceivableView, receivableView } from './view.js';
 
 export interface ReceivableListQuery {
@@ -56,6 +57,20 @@ export class ReceivableService implements ReceivablesPort {
   async onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void> {
     const seller = await sellerProfile(trx, row.company_id);
     await repo.insertReceivables(trx, receivableRows(row, seller.document, at, () => this.newId('rcv')));
+  }
+
+  /**
+   * Takes a reversal (refund, chargeback) out of a PAID transaction's lines,
+   * in the caller's database transaction, which holds the transaction's row
+   * lock: PENDING lines go down, and what they cannot cover becomes a
+   * negative adjustment line per account (reversal.ts, split/refund.ts).
+   */
+  async reverse(trx: Transaction<Database>, row: TransactionRow, reversal: ReceivableReversal, at: Date): Promise<void> {
+    // Locked: the settlement worker does not pay a line out from under the reversal (it waits, then pays what is left).
+    const lines = await repo.receivablesOf(trx, [row.id], true);
+    const { changes, adjustments } = reversalRows(row, lines, reversal, at, () => this.newId('rcv'));
+    await repo.reduceLines(trx, changes);
+    await repo.insertReceivables(trx, adjustments);
   }
 
   async listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>> {

@@ -13,6 +13,8 @@ export function receivableView(row: ReceivableRow): ReceivableView {
     expectedOn: row.expected_on,
     status: row.status,
     ...(row.paid_at ? { paidAt: row.paid_at.toISOString() } : {}),
+    ...(row.adjustment ? { adjustment: row.adjustment } : {}),
+    ...(row.refund_id ? { refundId: row.refund_id } : {}),
   };
 }
 

@@ -12,3 +12,5 @@ export type { Slice, SplitRuleInput } from './rules.js';
 export { allocateFee, computeReceivables, splitInstallments } from './allocate.js';
 export type { ReceivableLine, SplitPaymentMethod } from './allocate.js';
 export { easterSunday, isBusinessDay, nationalHolidays, nextBusinessDay } from './calendar.js';
+export { adjustmentDueOn, feeKeptAfter, reverseLines } from './refund.js';
+export type { LineChange, ReversalLine } from './refund.js';

@@ -66,13 +66,30 @@ export async function updateTransactionStatus(
   status: 'PAID' | 'CANCELED' | 'FAILED',
   at: Date,
 ): Promise<TransactionRow> {
-  const when = status === 'PAID' ? { paid_at: at } : status === 'CANCELED' ? { canceled_at: at } : {};
+  // Out of PENDING only: a sale that never took money (refused, canceled before payment) takes no fee and nets nothing.
+  const when = status === 'PAID' ? { paid_at: at } : { fee_cents: 0, net_amount_cents: 0, ...(status === 'CANCELED' ? { canceled_at: at } : {}) };
   return ex
     .updateTable('transactions')
     .set({ status, updated_at: at, ...when })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+export interface ReversedAmounts {
+  fee_cents: number;
+  net_amount_cents: number;
+  sale_fee_cents: number;
+  refunded_cents: number;
+  charged_back_cents: number;
+  charged_back_at: Date | null;
+  status: 'PAID' | 'CANCELED';
+  canceled_at: Date | null;
+}
+
+/** The amounts of a PAID transaction after a refund or chargeback (rules.ts computes them). */
+export async function updateReversedAmounts(ex: Ex, id: string, amounts: ReversedAmounts, at: Date): Promise<TransactionRow> {
+  return ex.updateTable('transactions').set({ ...amounts, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** PENDING transactions whose payment window closed, claimed so several workers never take the same one. */

@@ -6,10 +6,14 @@
  *   PENDING ──pay──▶ PAID            (transaction.paid; receivables are created)
  *   PENDING ──cancel/expire──▶ CANCELED (transaction.canceled)
  *   PENDING ──card refused──▶ FAILED    (transaction.canceled)
- * PAID, CANCELED and FAILED are final.
+ *   PAID ──refunds of all of it, or a chargeback──▶ CANCELED (transaction.canceled)
+ * CANCELED and FAILED are final; a PAID one only moves by reversals (reversedAmounts).
+ * Leaving PENDING for CANCELED or FAILED zeroes the fee and the net: no money moved.
  */
 import type { TransactionRow } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
+import { feeKeptAfter } from '../split/index.js';
+import type { ReversedAmounts } from './repo.js';
 import type { TransactionEventType } from './schemas.js';
 
 /** Where a transaction can go: only out of PENDING. */
@@ -53,4 +57,38 @@ export function sandboxDecision(row: Pick<TransactionRow, 'status' | 'cancel_at'
   if (canMove(row.status)) return { kind: 'move' };
   if (row.status === 'PAID' && to === 'PAID') return { kind: 'unchanged' };
   return { kind: 'refuse', error: notPending(row.status) };
+}
+
+/** A refund or chargeback of `amountCents` of a PAID transaction. */
+export interface TransactionReversal {
+  kind: 'REFUND' | 'CHARGEBACK';
+  amountCents: number;
+}
+
+/**
+ * The amounts after a reversal, and the fee it returns: the fee kept is
+ * F − floor(F × R / A) on the cumulative R of refunds and chargebacks (fee
+ * returned pro rata, all of it once everything went back); net = A − R − fee
+ * kept. All of the sale given back makes the transaction CANCELED.
+ */
+export function reversedAmounts(row: TransactionRow, reversal: TransactionReversal, at: Date): { amounts: ReversedAmounts; feeReturnedCents: number } {
+  const saleFee = row.sale_fee_cents ?? row.fee_cents;
+  const refunded = row.refunded_cents + (reversal.kind === 'REFUND' ? reversal.amountCents : 0);
+  const chargedBack = row.charged_back_cents + (reversal.kind === 'CHARGEBACK' ? reversal.amountCents : 0);
+  const reversed = refunded + chargedBack;
+  const feeKept = feeKeptAfter(saleFee, row.amount_cents, reversed);
+  const whole = reversed === row.amount_cents;
+  return {
+    feeReturnedCents: row.fee_cents - feeKept,
+    amounts: {
+      fee_cents: feeKept,
+      net_amount_cents: row.amount_cents - reversed - feeKept,
+      sale_fee_cents: saleFee,
+      refunded_cents: refunded,
+      charged_back_cents: chargedBack,
+      charged_back_at: reversal.kind === 'CHARGEBACK' ? at : row.charged_back_at,
+      status: whole ? 'CANCELED' : 'PAID',
+      canceled_at: whole ? at : row.canceled_at,
+    },
+  };
 }

@@ -61,6 +61,12 @@ export const ReceivableSchema = Type.Object({
   expectedOn: Type.String({ format: 'date' }),
   status: Type.Enum(['PENDING', 'PAID']),
   paidAt: Type.Optional(Timestamp),
+  adjustment: Type.Optional(
+    Type.Enum(['REFUND', 'CHARGEBACK'], {
+      description: 'present on an adjustment line: what a refund or chargeback takes back from this account beyond its PENDING lines (negative amounts, installment 0)',
+    }),
+  ),
+  refundId: Type.Optional(Type.String({ description: 'the rf_ refund of a REFUND adjustment line' })),
 });
 
 export const TransactionSchema = Type.Object(
@@ -69,9 +75,12 @@ export const TransactionSchema = Type.Object(
     status: Type.Enum(TRANSACTION_STATUSES),
     paymentMethod: Type.Enum(PAYMENT_METHODS),
     installments: Type.Integer(),
-    amountCents: Type.Integer(),
-    feeCents: Type.Integer(),
-    netAmountCents: Type.Integer(),
+    amountCents: Type.Integer({ description: "the sale's amount; refunds never change it" }),
+    feeCents: Type.Integer({ description: 'the fee kept: 0 for a sale that took no money; after refunds, returned pro rata' }),
+    netAmountCents: Type.Integer({ description: 'amountCents − refundedCents − chargedBackCents − feeCents; 0 for a sale that took no money' }),
+    refundedCents: Type.Integer({ description: 'the sum of SUCCEEDED refunds' }),
+    chargedBackCents: Type.Optional(Type.Integer({ description: 'what a chargeback took back (present once charged back)' })),
+    chargedBackAt: Type.Optional(Timestamp),
     currency: Type.Literal('BRL'),
     sellerId: Type.String(),
     sellerName: Type.String(),

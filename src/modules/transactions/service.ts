@@ -1,11 +1,14 @@
 /**
- * Transactions: reads, listing, and the moves out of PENDING.
+ * Transactions: reads, listing, the moves out of PENDING, and the reversals
+ * (refunds, chargebacks) of a PAID one, which the refunds module drives.
  *
  * Invariants: a transaction changes state only while its row is locked
  * (SELECT … FOR UPDATE), and the event of each change is written in the same
  * database transaction (outbox), so no change is without its event and no
- * event without its change. Which moves are allowed and what each emits is
- * decided by rules.ts; this file loads, locks, applies and persists.
+ * event without its change (a reversal's caller writes its own event in the
+ * same commit). Which moves are allowed, what each emits and the amounts
+ * after a reversal are decided by rules.ts; this file loads, locks, applies
+ * and persists.
  */
 import type { InsertFragment } from '../../db/one-statement.js';
 import type { Transaction } from 'kysely';
@@ -20,9 +23,17 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { isId } from '../../lib/ids.js';
 import { sellerProfile } from '../companies/index.js';
 import * as repo from './repo.js';
-import { canMove, eventOfMove, notSettleable, sandboxDecision, type TransactionMove } from './rules.js';
+import { canMove, eventOfMove, notSettleable, reversedAmounts, sandboxDecision, type TransactionMove, type TransactionReversal } from './rules.js';
 import type { TransactionEventType } from './schemas.js';
 import { transactionView, type ReceivableView, type TransactionView } from './view.js';
+
+/** A reversal as the receivables take it: the fee it returns, the net it takes back, and what it is. */
+export interface ReceivableReversal {
+  feeCents: number;
+  amountCents: number;
+  adjustment: 'REFUND' | 'CHARGEBACK';
+  refundId?: string;
+}
 
 /** Lets the split module attach receivables without this module knowing how they are computed. */
 export interface ReceivablesPort {
@@ -30,6 +41,8 @@ export interface ReceivablesPort {
   onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void>;
   /** The receivables of some transactions, by transaction id (one query for a whole page). */
   listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>>;
+  /** Takes a refund or chargeback out of a PAID transaction's receivables (fee returned, net taken back). */
+  reverse(trx: Transaction<Database>, row: TransactionRow, reversal: ReceivableReversal, at: Date): Promise<void>;
   /** Pays all of a transaction's receivables now (sandbox). */
   settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number>;
 }
@@ -40,7 +53,7 @@ export interface ReceivablesPort {
  * (the snapshot's schema, the event names) and not the reverse.
  */
 interface OutboxPort {
-  record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<void>;
+  record(trx: Transaction<Database>, at: Date, type: TransactionEventType, transaction: TransactionView): Promise<unknown>;
   /** `record` as unexecuted INSERTs, for a larger statement (db/one-statement.ts). */
   recordQueries(at: Date, type: TransactionEventType, transaction: TransactionView): InsertFragment[];
 }
@@ -127,6 +140,43 @@ export class TransactionService {
     const view = await this.view(trx, updated);
     await this.deps.outbox.record(trx, at, eventOfMove(to), view);
     return view;
+  }
+
+  /**
+   * Locks one of the company's transactions (refunds and chargebacks of it
+   * serialize on this lock), in the caller's database transaction.
+   */
+  async lock(trx: Transaction<Database>, companyId: string, id: string): Promise<TransactionRow | undefined> {
+    return isId('trx', id) ? repo.findTransaction(trx, companyId, id, true) : undefined;
+  }
+
+  /**
+   * Applies a SUCCEEDED refund or a chargeback to a locked PAID row: the
+   * amounts (rules.ts reversedAmounts), the receivables, and CANCELED when
+   * all of the sale went back. Writes no event: the caller writes its own
+   * (refund.succeeded) first and then `transaction.canceled` when `canceled`.
+   */
+  async applyReversal(
+    trx: Transaction<Database>,
+    row: TransactionRow,
+    reversal: TransactionReversal & { refundId?: string },
+    at: Date,
+  ): Promise<{ view: TransactionView; canceled: boolean }> {
+    if (row.status !== 'PAID') throw new Error(`transaction ${row.id} is ${row.status}, not PAID`);
+    const { amounts, feeReturnedCents } = reversedAmounts(row, reversal, at);
+    await this.deps.receivables.reverse(
+      trx,
+      row,
+      { feeCents: feeReturnedCents, amountCents: reversal.amountCents - feeReturnedCents, adjustment: reversal.kind, ...(reversal.refundId ? { refundId: reversal.refundId } : {}) },
+      at,
+    );
+    const updated = await repo.updateReversedAmounts(trx, row.id, amounts, at);
+    return { view: await this.view(trx, updated), canceled: updated.status === 'CANCELED' };
+  }
+
+  /** Writes `transaction.canceled` for a transaction a reversal canceled, after the caller's own event. */
+  async recordCanceled(trx: Transaction<Database>, view: TransactionView, at: Date): Promise<void> {
+    await this.deps.outbox.record(trx, at, 'transaction.canceled', view);
   }
 
   /** Writes `transaction.created` for a transaction just inserted, in the same database transaction. */

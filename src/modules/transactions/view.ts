@@ -19,6 +19,8 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     amountCents: row.amount_cents,
     feeCents: row.fee_cents,
     netAmountCents: row.net_amount_cents,
+    refundedCents: row.refunded_cents,
+    ...(row.charged_back_at ? { chargedBackCents: row.charged_back_cents, chargedBackAt: row.charged_back_at.toISOString() } : {}),
     currency: 'BRL',
     sellerId: row.company_id,
     sellerName,

@@ -41,6 +41,12 @@ export function showResult(trx) {
   $('result-amount').textContent = money(trx.amountCents);
   $('result-fee').textContent = money(trx.feeCents);
   $('result-net').textContent = money(trx.netAmountCents);
+  // A sale that took no money (refused, canceled) has no fee and no net to show: the rows are hidden, not "R$ 0,00".
+  for (const id of ['result-fee', 'result-net']) {
+    const value = $(id);
+    value.hidden = trx.status !== 'PAID';
+    value.previousElementSibling.hidden = trx.status !== 'PAID';
+  }
   renderReceivables((trx.split && trx.split.receivables) || []);
   show('result', true);
   $('result-title').focus();

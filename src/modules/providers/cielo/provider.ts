@@ -231,25 +231,33 @@ export class CieloProvider implements PaymentProvider {
   }
 
   /**
-   * A card refund is a void of an amount. Cielo keeps no refund key: a
-   * retry after an unanswered call must go through findRefund first.
+   * A card refund is a void of an amount. Cielo keeps no refund key, so the
+   * sale is read first: when its VoidedAmount already covers this refund on
+   * top of the earlier ones (a retry of a void whose answer was lost), the
+   * refund is done and nothing is voided again.
    */
   async refund(req: RefundRequest): Promise<RefundRecord> {
     const row = await findChargeRow(this.db, req.reference);
     if (row?.method === 'BOLETO') throw new Error('a boleto cannot be refunded through Cielo');
     const sale = await this.findSale(req.reference);
     if (!sale?.Payment?.PaymentId) throw new Error(`Cielo has no sale for ${req.reference}`);
+    const earlier = this.refundOnSale(req, sale);
+    if (earlier) return earlier;
     const voided = await this.void(sale, req.amountCents);
     const done = voided.Status === CieloStatus.Voided || voided.Status === CieloStatus.Refunded || voided.Status === CieloStatus.PaymentConfirmed;
     if (done && (voided.ReasonCode ?? 0) === 0) return { refundId: req.refundId, status: 'SUCCEEDED', providerId: sale.Payment.PaymentId };
     return { refundId: req.refundId, status: 'FAILED', providerId: sale.Payment.PaymentId, failureReason: voided.ReasonMessage ?? `status ${voided.Status ?? 'absent'}` };
   }
 
-  /** Cielo reports only the total voided on a sale: a refund is done when that total covers it. */
+  /** Cielo reports only the total voided on a sale: a refund is done when that total covers it on top of the earlier refunds. */
   async findRefund(req: RefundRequest): Promise<RefundRecord | undefined> {
     const sale = await this.findSale(req.reference);
-    const voidedAmount = sale?.Payment?.VoidedAmount ?? 0;
-    if (!sale?.Payment?.PaymentId || voidedAmount < req.amountCents) return undefined;
+    return sale ? this.refundOnSale(req, sale) : undefined;
+  }
+
+  private refundOnSale(req: RefundRequest, sale: CieloSale): RefundRecord | undefined {
+    const voidedAmount = sale.Payment?.VoidedAmount ?? 0;
+    if (!sale.Payment?.PaymentId || voidedAmount < (req.refundedBeforeCents ?? 0) + req.amountCents) return undefined;
     return { refundId: req.refundId, status: 'SUCCEEDED', providerId: sale.Payment.PaymentId };
   }
 
