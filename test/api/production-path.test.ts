@@ -19,10 +19,11 @@ import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError } from '../helpers/assert.js';
-import { pixIntent } from '../helpers/fixtures.js';
+import { BUYER, pixIntent } from '../helpers/fixtures.js';
 import { createTestCa, type TestCa } from '../helpers/test-ca.js';
 import { startLocalPsp, type LocalPsp } from '../providers/local-psp.js';
 
+const PUBLIC_API_URL = 'https://pay.example.test';
 const CLIENT = { clientId: 'svc-client', clientSecret: 'production-path-secret-42', pixKey: 'pagamentos@example.com' };
 
 /** The connector, with a hook around the call of a prepared charge (a test pauses it, or makes the process "die" there). */
@@ -61,6 +62,7 @@ for (const engine of engines()) {
       ca = createTestCa();
       psp = await startLocalPsp({ ca, ...CLIENT });
       t = await startTestApp(engine, {
+        env: { PUBLIC_API_URL },
         provider: (base) =>
           (pix = new HookedPix(
             { apiUrl: psp.apiUrl, oauthUrl: psp.oauthUrl, ...CLIENT, certFile: ca.client.certFile, keyFile: ca.client.keyFile, caFile: undefined, webhookUrl: undefined },
@@ -288,6 +290,42 @@ for (const engine of engines()) {
       assert.deepEqual([rows.transactions.length, rows.events.length], [0, 0]);
       const replay = await create('prod-late', payload);
       assertError(replay, 502, 'PROVIDER_ERROR');
+    });
+
+    test('POST …/confirm of a payment link\'s intent takes the link\'s slot under its lock: a used-up link is refused before any cob', async () => {
+      const link = await t.call({ method: 'POST', url: '/v2/payment-links', payload: { amountCents: 15_990, description: 'Curso', paymentMethods: ['PIX'], maxPayments: 1 } });
+      assert.equal(link.statusCode, 201, link.body);
+      const linkId = link.json<{ id: string }>().id;
+      const page = await t.app.inject({ method: 'GET', url: `/pay/${linkId}` });
+      const token = JSON.parse(/<script type="application\/json" id="page-data">(.*?)<\/script>/s.exec(page.body)![1]!).token as string;
+      const pay = () => t.app.inject({ method: 'POST', url: `/pay/${linkId}/intents`, payload: { paymentMethod: 'PIX', buyer: BUYER }, headers: { origin: PUBLIC_API_URL, 'x-pay-token': token } });
+      assert.equal((await pay()).statusCode, 201);
+      assertError(await pay(), 409, 'PAYMENT_LINK_UNAVAILABLE');
+      // The loser of a race at the page: its intent created, its confirmation refused (made here from the winner's row).
+      const winner = await t.db.db.selectFrom('payment_intents').selectAll().where('payment_link_id', '=', linkId).executeTakeFirstOrThrow();
+      const loserId = `pi_${winner.id.slice(3, -1)}z`;
+      await t.db.db
+        .insertInto('payment_intents')
+        .values({
+          ...winner,
+          id: loserId,
+          status: 'REQUIRES_CONFIRMATION',
+          reference_id: `${winner.reference_id}-2`,
+          buyer: JSON.stringify(winner.buyer),
+          metadata: winner.metadata ? JSON.stringify(winner.metadata) : null,
+          split_rules: winner.split_rules ? JSON.stringify(winner.split_rules) : null,
+          confirm_started_at: null,
+          confirm_key: null,
+          create_key: null,
+          reserved_transaction_id: null,
+          transaction_id: null,
+        })
+        .execute();
+      const puts = psp.requests.filter((r) => r.method === 'PUT').length;
+      // The seller confirming it with its own key meets the same guard, on the two-commit path too.
+      assertError(await confirm(loserId, 'link-seller-confirm'), 409, 'PAYMENT_LINK_UNAVAILABLE');
+      assert.equal(psp.requests.filter((r) => r.method === 'PUT').length, puts, 'no cob asked');
+      assert.equal((await t.db.db.selectFrom('payment_intents').select('status').where('id', '=', loserId).executeTakeFirstOrThrow()).status, 'REQUIRES_CONFIRMATION');
     });
   });
 }
