@@ -300,6 +300,30 @@ for (const engine of engines()) {
         assertError(await pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER }, { 'x-pay-token': token }), 409, 'PAYMENT_LINK_UNAVAILABLE');
       });
 
+      test('a sale refunded in full frees its slot: the COMPLETED link takes one more payment; a partial refund does not', async () => {
+        const created = await createLink(t, link({ maxPayments: 1, paymentMethods: ['CREDIT_CARD'] }));
+        const token = (await pageData(t, created.id)).token; // a page loaded before the link was used up
+        const payOnce = async () => {
+          const start = await pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER });
+          assert.equal(start.statusCode, 201, start.body);
+          const card = await tokenizeCard(t, start.json().cardTokenization);
+          const paid = await pagePost(t, created.id, `/intents/${start.json().intentId}/confirm`, { token: card.token });
+          assert.equal(paid.statusCode, 201, paid.body);
+          return (await t.call({ method: 'GET', url: '/v2/transactions', query: { paymentLinkId: created.id } })).json().data[0].id as string;
+        };
+        const refund = (trx: string, payload: Json, key: string) => t.call({ method: 'POST', url: `/v2/transactions/${trx}/refunds`, payload, headers: { 'idempotency-key': key } });
+        const status = async () => (await t.call({ method: 'GET', url: `/v2/payment-links/${created.id}` })).json().status;
+        const sale = await payOnce();
+        assert.equal(await status(), 'COMPLETED');
+        assert.equal((await refund(sale, { amountCents: 1000 }, 'partial-refund')).statusCode, 201);
+        assert.equal(await status(), 'COMPLETED', 'a partial refund leaves the sale PAID');
+        assertError(await pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER }, { 'x-pay-token': token }), 409, 'PAYMENT_LINK_UNAVAILABLE');
+        assert.equal((await refund(sale, {}, 'rest-refund')).statusCode, 201);
+        assert.equal(await status(), 'ACTIVE', 'the sale given back in full is CANCELED');
+        await payOnce();
+        assert.equal(await status(), 'COMPLETED');
+      });
+
       test('a pending Pix holds the slot until its window closes; the seller\'s own confirm is held too', async () => {
         const created = await createLink(t, link({ maxPayments: 1, paymentMethods: ['PIX', 'CREDIT_CARD'] }));
         const card = await pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER });
