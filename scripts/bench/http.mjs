@@ -113,8 +113,8 @@ export function httpReport({ rows, totalFlows, xactsPerFlow, pglite }, tps) {
     '',
     'one-call = POST /v2/payment-intents with confirm: true; two-step = create, then POST …/confirm.',
     'Latency is per flow (both requests for two-step). non-2xx counts non-2xx responses, errors and timeouts.',
-    `Note: a one-call flow commits twice (the Idempotency-Key's claim, then everything in one transaction), a
-two-step flow about 6 times; a TPC-B transaction is 1 commit (5 statements). Counting all
+    `Note: a one-call flow is one SQL statement and one commit (the intent, the provider's record, the transaction,
+its event and deliveries and the Idempotency-Key stored DONE), a two-step flow commits about 6 times; a TPC-B transaction is 1 commit (5 statements). Counting all
 that PostgreSQL saw (autocommit reads, worker polls, setup), this run made ${xactsPerFlow.toFixed(1)} transactions per
 flow (${totalFlows} flows, both kinds and warm-up).`,
   ];
