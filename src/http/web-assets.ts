@@ -45,3 +45,26 @@ export function serveAsset(request: FastifyRequest, reply: FastifyReply, relativ
   if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === asset.etag)) return reply.code(304).send();
   return reply.type(contentType).send(asset.body);
 }
+
+/**
+ * The Content-Security-Policy of a checkout page (the demo's, a payment
+ * link's): its scripts (`'self'` files, or one response's nonce) and the
+ * vault's SDK and card frame; no other origin, no form posts, never framed.
+ */
+export function checkoutPagePolicy(publicVaultUrl: string, scripts: { self: true } | { nonce: string }): string {
+  const vault = new URL(publicVaultUrl).origin;
+  const own = 'nonce' in scripts ? `'nonce-${scripts.nonce}'` : "'self'";
+  return [
+    // A nonce page loads nothing by default; the demo's other files come from its own origin.
+    'nonce' in scripts ? "default-src 'none'" : "default-src 'self'",
+    `script-src ${own} ${vault}`,
+    `frame-src ${vault}`,
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "style-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}

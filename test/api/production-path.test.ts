@@ -93,6 +93,19 @@ for (const engine of engines()) {
       const events = transactions.length ? await t.db.db.selectFrom('events').selectAll().where('transaction_id', 'in', transactions.map((x) => x.id)).execute() : [];
       return { intents, transactions, charges, events };
     };
+    /** Holds the next PSP call until `release()`; `atCall` resolves when it is reached. */
+    const pauseTheNextCall = () => {
+      let reached!: () => void;
+      const atCall = new Promise<void>((r) => (reached = r));
+      let release!: () => void;
+      const released = new Promise<void>((r) => (release = r));
+      pix.around = async (send) => {
+        reached();
+        await released;
+        return send();
+      };
+      return { atCall, release };
+    };
     const replayOf = async (key: string, payload: object, first: LightMyRequestResponse) => {
       const replay = await create(key, payload);
       assert.equal(replay.statusCode, first.statusCode);
@@ -151,15 +164,7 @@ for (const engine of engines()) {
 
     test('a twin during the PSP call gets 409 IDEMPOTENCY_KEY_IN_USE and sends no second cob', async () => {
       const payload = newPayload();
-      let reached!: () => void;
-      const atCall = new Promise<void>((r) => (reached = r));
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      pix.around = async (send) => {
-        reached();
-        await released;
-        return send();
-      };
+      const { atCall, release } = pauseTheNextCall();
       const first = create('prod-twin', payload);
       await atCall;
       assertError(await create('prod-twin', payload), 409, 'IDEMPOTENCY_KEY_IN_USE');
@@ -267,15 +272,7 @@ for (const engine of engines()) {
 
     test('the worker records FAILED while the call is in flight: the late answer confirms nothing (the guarded statement aborts)', async () => {
       const payload = newPayload();
-      let reached!: () => void;
-      const atCall = new Promise<void>((r) => (reached = r));
-      let release!: () => void;
-      const released = new Promise<void>((r) => (release = r));
-      pix.around = async (send) => {
-        reached();
-        await released;
-        return send();
-      };
+      const { atCall, release } = pauseTheNextCall();
       const first = create('prod-late', payload);
       await atCall;
       // No cob at the PSP yet: the worker finds no record and fails the intent, PROVIDER_ERROR stored under the key.

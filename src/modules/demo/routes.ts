@@ -17,7 +17,7 @@ import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { IdParams } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
-import { serveAsset } from '../../http/web-assets.js';
+import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import type { CompanyService } from '../companies/index.js';
 import { unstoredRecorder } from '../idempotency/index.js';
@@ -61,22 +61,6 @@ export interface DemoServices {
 
 const DemoConfig = Type.Object({ vaultUrl: Type.String(), companyName: Type.String() });
 
-/** The policy of the demo page: its own files, plus the vault's script and frame. */
-function demoPagePolicy(publicVaultUrl: string): string {
-  const vault = new URL(publicVaultUrl).origin;
-  return [
-    "default-src 'self'",
-    `script-src 'self' ${vault}`,
-    `frame-src ${vault}`,
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "style-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; ');
-}
-
 /** Whether an intent or transaction was created by the demo page (its metadata says so). */
 const isDemo = (view: { metadata: object }) => (view.metadata as Record<string, unknown>).source === DEMO_SOURCE;
 
@@ -118,7 +102,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
   app.get('/demo/checkout', { schema: hidden }, async (request, reply) => {
     const company = await demoCompany();
     if (isDomainError(company)) return respond(request, reply, company);
-    reply.header('Content-Security-Policy', demoPagePolicy(config.publicVaultUrl)).header('Referrer-Policy', 'no-referrer');
+    reply.header('Content-Security-Policy', checkoutPagePolicy(config.publicVaultUrl, { self: true })).header('Referrer-Policy', 'no-referrer');
     return serveAsset(request, reply, 'demo/checkout.html', 'text/html; charset=utf-8');
   });
   app.get('/demo/checkout.js', { schema: hidden }, page('checkout.js', 'application/javascript; charset=utf-8'));

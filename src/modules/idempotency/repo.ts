@@ -27,17 +27,7 @@ export function insertStartedQuery(qc: QueryCreator<Database>, row: NewStarted) 
 
 /** Claims a new key; false when (company, key) already exists. */
 export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
-  const inserted = await ex
-    .insertInto('idempotency_keys')
-    .values({
-      company_id: row.companyId,
-      key: row.key,
-      fingerprint: row.fingerprint,
-      state: 'STARTED',
-      success_status: row.successStatus,
-      locked_until: row.lease,
-      created_at: row.now,
-    })
+  const inserted = await insertStartedQuery(ex, row)
     .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();

@@ -30,22 +30,3 @@ export function renderPage(data: PageData, nonce: string): string {
   return assetText('pay/page.html').replaceAll('{{nonce}}', nonce).replace('{{data}}', jsonIsland(data));
 }
 
-/**
- * Only this response's script (by nonce) and the vault's SDK and frame: no
- * inline code or style, no other origin, no form posts, never framed.
- */
-export function pagePolicy(nonce: string, publicVaultUrl: string): string {
-  const vault = new URL(publicVaultUrl).origin;
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}' ${vault}`,
-    `frame-src ${vault}`,
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "style-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}

@@ -20,10 +20,10 @@ import { AppError } from '../../http/errors.js';
 import { errors } from '../../http/common-schemas.js';
 import { perMinuteLimit } from '../../http/rate-limit.js';
 import { respond } from '../../http/respond.js';
-import { serveAsset } from '../../http/web-assets.js';
+import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import type { Clock } from '../../lib/clock.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
-import { newNonce, pagePolicy, renderPage, type PageData } from './page-html.js';
+import { newNonce, renderPage, type PageData } from './page-html.js';
 import type { PaymentPageService } from './page-service.js';
 import { PageTokens } from './page-token.js';
 import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema } from './schemas.js';
@@ -86,7 +86,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
     const nonce = newNonce();
     return reply
       .code(isDomainError(info) ? 404 : 200)
-      .header('Content-Security-Policy', pagePolicy(nonce, config.publicVaultUrl))
+      .header('Content-Security-Policy', checkoutPagePolicy(config.publicVaultUrl, { nonce }))
       .header('Cache-Control', 'no-store')
       .header('Referrer-Policy', 'no-referrer')
       .header('X-Content-Type-Options', 'nosniff')
