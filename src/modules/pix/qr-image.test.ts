@@ -18,7 +18,8 @@ import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { MAX_AMOUNT_CENTS } from '../../lib/money.js';
 import { buildDynamicBrCode, MAX_LOCATION_LENGTH } from './br-code.js';
-import { qrCodePng, qrCodePngBase64 } from './qr-image.js';
+import QRCode from 'qrcode';
+import { brCodeSegments, qrCodePng, qrCodePngBase64 } from './qr-image.js';
 
 // jsqr is CommonJS; under NodeNext its default import is typed as the module object.
 const jsQR = jsQRModule.default;
@@ -109,6 +110,22 @@ describe('qrCodePng', () => {
     assert.equal(decoded.length, files.length);
     sizes.sort((a, b) => a - b);
     t.diagnostic(`PNG bytes: min ${sizes[0]}, median ${sizes[sizes.length >> 1]}, max ${sizes.at(-1)}`);
+  });
+
+  test(`the one-pass segmentation of ${CODES * 4} random BR Codes keeps the QR version of qrcode's shortest-path search (99 % at least; one more at most)`, (t) => {
+    const codes = fc.sample(inputArb, { numRuns: CODES * 4, seed: 20_261_124 }).map((input) => buildDynamicBrCode(input));
+    let larger = 0;
+    for (const code of codes) {
+      const segments = brCodeSegments(code);
+      const spelled = segments.map((s) => (typeof s.data === 'object' ? Buffer.from(s.data).toString('utf8') : String(s.data))).join('');
+      assert.equal(spelled, code, 'the segments spell the code');
+      const ours = QRCode.create(segments, { errorCorrectionLevel: 'M' }).version;
+      const searched = QRCode.create(code, { errorCorrectionLevel: 'M' }).version;
+      assert.ok(ours <= searched + 1, `version ${ours} against ${searched} for ${code}`);
+      if (ours > searched) larger++;
+    }
+    t.diagnostic(`${larger} of ${codes.length} one version larger`);
+    assert.ok(larger <= codes.length / 100, `${larger} codes one version larger`);
   });
 
   test('base64 form is the same PNG, without a data: prefix', async () => {
