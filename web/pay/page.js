@@ -6,6 +6,7 @@
  */
 import { installCopyButtons } from '../shared/copy.js';
 import { $, clear, node, show } from '../shared/dom.js';
+import { rememberedLocale, rememberLocale } from '../shared/i18n.js';
 import { api } from './api.js';
 import { installMasks, readBuyer, renderStates } from './buyer-form.js';
 import { beginCard, renderPayButton, submitCard, unmountCard } from './card.js';
@@ -71,11 +72,7 @@ function applyLocale(locale) {
     relabelCharge();
     if (state.payment && !$('result').hidden) showResult(state.payment);
   }
-  try {
-    window.localStorage.setItem(LOCALE_KEY, state.locale);
-  } catch {
-    /* storage unavailable */
-  }
+  rememberLocale(LOCALE_KEY, state.locale);
 }
 
 function start(ev) {
@@ -114,12 +111,7 @@ function again() {
 }
 
 export function init() {
-  let saved = null;
-  try {
-    saved = window.localStorage.getItem(LOCALE_KEY);
-  } catch {
-    /* storage unavailable */
-  }
+  const saved = rememberedLocale(LOCALE_KEY);
   const hasLink = data.status !== 'NOT_FOUND';
   $('seller-name').textContent = data.sellerName || '';
   $('seller-name-inline').textContent = data.sellerName || '';

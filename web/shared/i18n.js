@@ -19,3 +19,21 @@ export function translator(texts, locale) {
   }
   return { t, ownText };
 }
+
+/** Keeps the buyer's language choice under `key` (the page still works where storage is blocked). */
+export function rememberLocale(key, locale) {
+  try {
+    window.localStorage.setItem(key, locale);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+/** The language chosen earlier under `key`, or null. */
+export function rememberedLocale(key) {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}

@@ -228,14 +228,12 @@ export class Confirmation {
    * takes its number from the sequence (a read, no commit). The response is
    * built from the values written, whose jsonb members are in PostgreSQL's
    * order: the bytes the event body holds and a view of the rows read back
-   * shows. A
-   * silent provider writes the intent FAILED with PROVIDER_ERROR stored, as
+   * shows. A silent provider writes the intent FAILED with PROVIDER_ERROR stored, as
    * the phased path does. Undefined when the key exists (or an intent created
    * under it): nothing was written, and the caller claims the key as usual.
    */
   async confirmAtCreate(intent: PaymentIntentRow, provider: InDatabaseProvider, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
-    const { db, clock } = this.deps;
-    const now = clock.now();
+    const now = this.deps.clock.now();
     const method = intent.payment_method as 'PIX' | 'BOLETO';
     let registration: ReturnType<InDatabaseProvider['registration']>;
     try {
@@ -244,21 +242,14 @@ export class Confirmation {
       if (!(err instanceof ProviderUnavailable)) throw err;
       return this.writeAtOnce([(qc) => repo.insertIntentQuery(qc, { ...intent, status: 'FAILED' })], providerError(), key);
     }
-    const seller = await cachedSellerProfile(db, intent.company_id);
-    const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionIdOf(intent) };
-    const details =
-      method === 'PIX'
-        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, undefined, seller.name, transactionIdOf(intent), now)
-        : boletoDetails(await repo.nextBoletoNumber(db), intent.amount_cents, intent.boleto_due_date!);
-    const row = newTransactionRow(confirmed, seller, details, now);
-    const transaction = transactionView(row, seller.name);
+    const sale = await this.saleInMemory(intent, registration.record, now);
     const fragments: InsertFragment[] = [
-      (qc) => repo.insertIntentQuery(qc, confirmed),
+      (qc) => repo.insertIntentQuery(qc, sale.confirmed),
       registration.insert,
-      (qc) => insertTransactionQuery(qc, row),
-      ...this.deps.transactions.createdQueries(transaction, now),
+      (qc) => insertTransactionQuery(qc, sale.row),
+      ...sale.created,
     ];
-    return this.writeAtOnce(fragments, intentView(confirmed, now, transaction), key);
+    return this.writeAtOnce(fragments, sale.out.intent, key);
   }
 
   /**
@@ -282,7 +273,7 @@ export class Confirmation {
     try {
       await executeAsOne(this.deps.db, key ? [...claim, key.insertStarted()] : claim);
     } catch (err) {
-      if (key && (key.isTaken(err) || repo.isCreateKeyTaken(err))) return undefined;
+      if (key && keyExists(err, key)) return undefined;
       throw err;
     }
     return answerOf(await this.callAndRecord(intent, prepared, 'intent', key), 'intent');
@@ -328,30 +319,40 @@ export class Confirmation {
     scope: ResponseRecorder | undefined,
   ): Promise<Outcome<ConfirmationResult>> {
     if (record.reversedAt) return this.finish(intent, record, shape, scope);
-    const { db, clock } = this.deps;
-    const now = clock.now();
+    const now = this.deps.clock.now();
     const transactionId = transactionIdOf(intent);
-    const seller = await cachedSellerProfile(db, intent.company_id);
-    const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionId, updated_at: now };
-    const details =
-      intent.payment_method === 'PIX'
-        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
-        : await boletoOf(db, intent, record);
-    const row = newTransactionRow(confirmed, seller, details, now);
-    const transaction = transactionView(row, seller.name);
-    const out = { transaction, intent: intentView(confirmed, now, transaction) };
+    const { row, out, created } = await this.saleInMemory(intent, record, now);
     const fragments: StatementFragment[] = [
       (qc) => repo.confirmClaimedQuery(qc, intent.id, transactionId, now),
       (qc) => insertTransactionQuery(qc, row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
-      ...this.deps.transactions.createdQueries(transaction, now),
+      ...created,
     ];
     try {
-      await executeAsOne(db, key ? [...fragments, key.markDone(out[shape])] : fragments);
+      await executeAsOne(this.deps.db, key ? [...fragments, key.markDone(out[shape])] : fragments);
       return out;
     } catch (err) {
       if (!isNotNullViolation(err, 'transactions', 'id')) throw err;
       return this.finish(intent, record, shape, scope);
     }
+  }
+
+  /**
+   * A confirmation's effect built in memory, nothing read back (the one-statement paths): the intent
+   * CONFIRMED, its PENDING transaction priced with the seller's fee plan, the views answered, and the
+   * INSERTs of the transaction's `transaction.created` with its deliveries.
+   */
+  private async saleInMemory(intent: PaymentIntentRow, record: ChargeRecord, now: Date) {
+    const transactionId = transactionIdOf(intent);
+    const seller = await cachedSellerProfile(this.deps.db, intent.company_id);
+    const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionId, updated_at: now };
+    const details =
+      intent.payment_method === 'PIX'
+        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
+        : await boletoOf(this.deps.db, intent, record);
+    const row = newTransactionRow(confirmed, seller, details, now);
+    const transaction = transactionView(row, seller.name);
+    const out: ConfirmationResult = { transaction, intent: intentView(confirmed, now, transaction) };
+    return { confirmed, row, out, created: this.deps.transactions.createdQueries(transaction, now) };
   }
 
   /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
@@ -360,7 +361,7 @@ export class Confirmation {
       await executeAsOne(this.deps.db, key ? [...fragments, key.insertDone(outcome)] : fragments);
       return outcome;
     } catch (err) {
-      if (key && (key.isTaken(err) || repo.isCreateKeyTaken(err))) return undefined;
+      if (key && keyExists(err, key)) return undefined;
       throw err;
     }
   }
@@ -495,6 +496,11 @@ async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: 
   return record.boleto
     ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
     : boletoDetails(await repo.nextBoletoNumber(ex), intent.amount_cents, intent.boleto_due_date!);
+}
+
+/** Whether a statement failed because its request's key, or an intent created under it, already exists. */
+function keyExists(err: unknown, key: UnclaimedKey): boolean {
+  return key.isTaken(err) || repo.isCreateKeyTaken(err);
 }
 
 /** What the provider is asked to register for an intent (Pix or boleto). */

@@ -201,8 +201,8 @@ export class PaymentIntentService {
         const row = await repo.findIntent(trx, companyId, id, true);
         const provider = row && this.deps.providers[row.payment_method as ChargeMethod];
         if (!row || row.payment_method === 'CREDIT_CARD' || !provider?.prepare || confirmStep(row, now, key.key, false).kind !== 'claim') return undefined;
-        // A payment link's slot is taken under the link's lock, as in `claim`; a refusal is answered by the general path.
-        if (row.payment_link_id && (await this.deps.linkSlotGuard(trx, row, now))) return undefined;
+        // A refusal of the link's slot is answered by the general path.
+        if (await this.linkSlotRefusal(trx, row, now)) return undefined;
         const reserved = row.reserved_transaction_id ?? this.deps.newId('trx');
         const intent: PaymentIntentRow = { ...row, confirm_started_at: now, confirm_key: key.key, reserved_transaction_id: reserved, updated_at: now };
         const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
@@ -239,7 +239,7 @@ export class PaymentIntentService {
         case 'refuse':
           return this.refuse(trx, row, step, now);
         case 'claim': {
-          const refused = row.payment_link_id ? await this.deps.linkSlotGuard(trx, row, now) : undefined;
+          const refused = await this.linkSlotRefusal(trx, row, now);
           if (refused) return refused;
           return {
             resume: await repo.updateIntent(trx, row.id, {
@@ -252,6 +252,11 @@ export class PaymentIntentService {
         }
       }
     });
+  }
+
+  /** Every claim of a payment link's intent (both claim paths) takes one of the link's slots under the link's lock. */
+  private async linkSlotRefusal(trx: Transaction<Database>, row: PaymentIntentRow, now: Date): Promise<DomainError | undefined> {
+    return row.payment_link_id ? this.deps.linkSlotGuard(trx, row, now) : undefined;
   }
 
   async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {

@@ -18,7 +18,7 @@
 import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
-import type { Database, RefundRow } from '../../db/types.js';
+import type { Database, RefundRow, TransactionRow } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
@@ -151,8 +151,8 @@ export class RefundService {
    * 'unknown' (the worker comes back); a refusal of the request is FAILED.
    */
   private async ask(refund: RefundRow, lookFirst: boolean): Promise<Answer> {
-    const transaction = await this.deps.transactions.find(this.deps.db, refund.company_id, refund.transaction_id);
-    const provider = transaction && this.deps.providers[transaction.paymentMethod];
+    const transaction = await this.deps.transactions.findRow(this.deps.db, refund.company_id, refund.transaction_id);
+    const provider = transaction && this.deps.providers[transaction.payment_method as ChargeMethod];
     if (!transaction || !provider) return 'unknown';
     const request = await this.requestOf(refund, transaction);
     try {
@@ -172,11 +172,11 @@ export class RefundService {
     }
   }
 
-  private async requestOf(refund: RefundRow, transaction: TransactionView): Promise<RefundRequest> {
+  private async requestOf(refund: RefundRow, transaction: TransactionRow): Promise<RefundRequest> {
     const totals = await repo.totalsOf(this.deps.db, refund.transaction_id, refund.id);
-    const paymentId = transaction.paymentMethod === 'PIX' ? await appliedPaymentOf(this.deps.db, transaction.id) : undefined;
+    const paymentId = transaction.payment_method === 'PIX' ? await appliedPaymentOf(this.deps.db, transaction.id) : undefined;
     return {
-      reference: transaction.paymentIntentId,
+      reference: transaction.payment_intent_id,
       refundId: refund.id,
       amountCents: refund.amount_cents,
       refundedBeforeCents: totals.succeededCents,

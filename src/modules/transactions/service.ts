@@ -106,6 +106,11 @@ export class TransactionService {
     return row && this.view(ex, row);
   }
 
+  /** The row alone, without the reads of a view (its seller's name, its receivables). */
+  async findRow(ex: Db, companyId: string, id: string): Promise<TransactionRow | undefined> {
+    return repo.findTransaction(ex, companyId, id);
+  }
+
   async get(companyId: string, id: string): Promise<Outcome<TransactionView>> {
     const row = isId('trx', id) ? await repo.findTransaction(this.deps.db, companyId, id) : undefined;
     if (!row) return notFound('Transaction');

@@ -8,6 +8,7 @@ import { api } from './api.js';
 import { beginBoleto } from './boleto-flow.js';
 import { beginCard, renderPayButton, renderTestCards, submitCard, unmountCard } from './card-flow.js';
 import { $, show } from '../../shared/dom.js';
+import { rememberedLocale, rememberLocale } from '../../shared/i18n.js';
 import { formatInputAmount, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { renderInstallments, selectMethod } from './order.js';
@@ -51,11 +52,7 @@ function applyLocale(locale) {
   renderTestCards();
   renderPayButton();
   if (state.transaction && !$('result').hidden) showResult(state.transaction);
-  try {
-    window.localStorage.setItem(LOCALE_KEY, state.locale);
-  } catch {
-    /* storage unavailable */
-  }
+  rememberLocale(LOCALE_KEY, state.locale);
 }
 
 /** Arrow keys move between the payment tabs (WAI-ARIA tabs pattern). */
@@ -70,12 +67,7 @@ function onTabKey(ev) {
 }
 
 export function init() {
-  let saved;
-  try {
-    saved = window.localStorage.getItem(LOCALE_KEY);
-  } catch {
-    saved = null;
-  }
+  const saved = rememberedLocale(LOCALE_KEY);
   applyLocale(saved || 'pt-BR'); // Portuguese first; English only when chosen
 
   for (const tab of document.querySelectorAll('[role=tab]')) {
