@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['dist/**', '.test-build/**', 'node_modules/**', 'data/**'] },
+  { ignores: ['dist/**', 'packages/*/dist/**', '.test-build/**', 'node_modules/**', 'data/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

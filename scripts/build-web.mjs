@@ -27,14 +27,16 @@ const SCRIPTS = {
   'vault/hosted-fields.js': 'vault/hosted-fields/main.js',
   'demo/checkout.js': 'demo/checkout/main.js',
   'pay/page.js': 'pay/main.js',
+  'docs/docs.js': 'docs/main.js',
 };
 
-const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html'];
+const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html', 'docs/page.html'];
 
 /** Served path → entry stylesheet: bundled, so both checkout pages @import the shared look (web/shared/base.css). */
 const STYLES = {
   'demo/checkout.css': 'demo/checkout.css',
   'pay/page.css': 'pay/page.css',
+  'docs/docs.css': 'docs/docs.css',
 };
 
 // Browsers with ES2020 (Chrome/Edge 80+, Firefox 78+, Safari 14+); the code

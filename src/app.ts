@@ -13,8 +13,11 @@ import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard } from './http/input-guard.js';
+import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
+import { requestLog } from './http/request-log.js';
+import { rootRoute } from './http/root.js';
 import { validatorCompiler } from './http/validation.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
@@ -31,11 +34,12 @@ import { ReceivableService, receivableRoutes } from './modules/receivables/index
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
 import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
-import { DeliveryWorker, httpSender, systemResolver, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
+import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
-export const API_VERSION = '2.0.1';
 const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export { API_VERSION };
 
 export interface AppDeps {
   config: Config;
@@ -129,6 +133,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: BODY_LIMIT,
+    logController: requestLog(),
+    trustProxy: deps.config.trustProxy,
     // Never log the Authorization header or bodies (keys, card data).
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
@@ -164,12 +170,21 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
 
   installErrorHandler(app, async (request) => request.idempotency?.release());
   installInputGuard(app);
-  await installOpenApi(app, API_VERSION);
+  await installOpenApi(app, {
+    title: 'Payment collection API',
+    version: API_VERSION,
+    description: API_GUIDE,
+    serverUrl: deps.config.publicApiUrl,
+    apiKey: true,
+    ui: true,
+    webhooks: webhookDocs(),
+  });
   installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
   installIdempotency(app, services.idempotency);
 
   healthRoutes(app, deps.db);
+  rootRoute(app);
   paymentIntentRoutes(app, services.intents);
   transactionRoutes(app, services.transactions);
   paymentLinkRoutes(app, services.paymentLinks);

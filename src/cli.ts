@@ -8,16 +8,18 @@
  *   svc key issue --company ID [--scopes a,b]     svc key revoke KEY_ID     svc key list --company ID
  *   svc account create --document D --name N       svc account approve --document D
  *   svc providers check                            svc pix register-webhook
+ *   svc listen --forward-to URL [--events a,b]     svc trigger <event type>   (HTTP clients: src/cli/)
  *
- * Every operator command takes --json for machine-readable output.
+ * Every operator command takes --json for machine-readable output. With the
+ * embedded database, a command given while `svc serve` runs is run by that
+ * server (src/operator/).
  */
 import { parseArgs } from 'node:util';
+import { isClientCommand, runClientCommand } from './cli/client-commands.js';
 import { ConfigError, loadConfig } from './config.js';
-import type { FeePlan } from './db/types.js';
-import { isDomainError, type Outcome } from './lib/domain-error.js';
+import { operatorCommand } from './operator/index.js';
 import { startRole, type Role } from './roles.js';
-import { checkProviders } from './modules/providers/index.js';
-import { openRuntime, type Runtime } from './runtime.js';
+import { openRuntime, StartError } from './runtime.js';
 
 const USAGE = `usage: svc <command>
   serve                      API + vault + worker in one process (the embedded default)
@@ -33,6 +35,8 @@ const USAGE = `usage: svc <command>
   account approve --document D
   providers check            which connector serves each method; proves each configured one answers (exit 1 if not)
   pix register-webhook       registers PIX_WEBHOOK_URL at the PSP (PUT /webhook/{chave}; also done when the API starts)
+  listen --forward-to URL    forwards the API key's events to a local URL, signed with a local secret (svc listen -h)
+  trigger <event type>       makes a sandbox payment that emits that event (svc trigger -h)
 options: --json (machine-readable output)`;
 
 const OPTIONS = {
@@ -49,104 +53,9 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-class UsageError extends Error {}
-
-function need(value: string | undefined, flag: string): string {
-  if (!value) throw new UsageError(`missing ${flag}`);
-  return value;
-}
-
-function feeChanges(values: Record<string, unknown>): Partial<FeePlan> {
-  const map: [string, keyof FeePlan][] = [
-    ['pix-bp', 'pixBp'],
-    ['boleto-cents', 'boletoFlatCents'],
-    ['card-bp', 'card1Bp'],
-    ['card-2-6-bp', 'card2to6Bp'],
-    ['card-7-12-bp', 'card7to12Bp'],
-  ];
-  const out: Partial<FeePlan> = {};
-  for (const [flag, key] of map) {
-    const raw = values[flag];
-    if (raw === undefined) continue;
-    if (!/^\d+$/.test(String(raw))) throw new UsageError(`--${flag} must be a whole number`);
-    out[key] = Number(raw);
-  }
-  if (Object.keys(out).length === 0) throw new UsageError('give at least one rate to change');
-  return out;
-}
-
-interface Output {
-  text: string;
-  json: unknown;
-  /** The command ran but what it checked is not right: exit 1 after printing. */
-  failed?: boolean;
-}
-
-/** The output of a command, or the service's refusal as it is (its message is what the operator reads). */
-function output<T>(outcome: Outcome<T>, render: (value: T) => Output): Outcome<Output> {
-  return isDomainError(outcome) ? outcome : render(outcome);
-}
-
-async function operate(runtime: Runtime, words: string[], values: Record<string, unknown>): Promise<Outcome<Output>> {
-  const { companies } = runtime.services;
-  const [noun, verb, arg] = words;
-  switch (`${noun} ${verb}`) {
-    case 'company create': {
-      const outcome = await companies.createCompany(need(values.name as string, '--name'), need(values.document as string, '--document'));
-      return output(outcome, (c) => ({ json: c, text: `company ${c.id} created: ${c.name} (${c.document})` }));
-    }
-    case 'company set-fees': {
-      const outcome = await companies.setFees(need(arg, 'company ID'), feeChanges(values));
-      return output(outcome, (c) => ({ json: c, text: `fees of ${c.id}: ${JSON.stringify(c.feePlan)}` }));
-    }
-    case 'key issue': {
-      const scopes = (values.scopes as string | undefined)?.split(',').map((s) => s.trim()).filter(Boolean);
-      const outcome = await companies.issueKey(need(values.company as string, '--company'), scopes);
-      return output(outcome, (k) => ({ json: k, text: `key ${k.id} issued (${k.scopes?.join(',') ?? 'all scopes'}). Store it now; it is not shown again:\n${k.key}` }));
-    }
-    case 'key revoke': {
-      const outcome = await companies.revokeKey(need(arg, 'KEY_ID'));
-      return output(outcome, (k) => ({ json: k, text: `key ${k.id} revoked at ${k.revokedAt}` }));
-    }
-    case 'key list': {
-      return output(await companies.listKeys(need(values.company as string, '--company')), (keys) => {
-        const lines = keys.map((k) => `${k.id}  …${k.hint}  ${k.environment}  ${k.scopes?.join(',') ?? 'all scopes'}  ${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
-        return { json: keys, text: lines.join('\n') || 'no keys' };
-      });
-    }
-    case 'account create': {
-      const outcome = await companies.createAccount(need(values.document as string, '--document'), need(values.name as string, '--name'));
-      return output(outcome, (a) => ({ json: a, text: `account ${a.document} created (${a.status}); approve it with svc account approve --document ${a.document}` }));
-    }
-    case 'account approve': {
-      const outcome = await companies.approveAccount(need(values.document as string, '--document'));
-      return output(outcome, (a) => ({ json: a, text: `account ${a.document} approved` }));
-    }
-    case 'vault rotate-key': {
-      const keyId = await runtime.vault().keys.rotate();
-      return { json: { keyId }, text: `new current vault key ${keyId}` };
-    }
-    case 'vault retire-keys': {
-      const retired = await runtime.vault().keys.retire();
-      return { json: { retired }, text: retired.length > 0 ? `retired ${retired.join(', ')}` : 'no key to retire' };
-    }
-    case 'providers check': {
-      const checks = await checkProviders(runtime.config.providers, runtime.deps.providers);
-      const lines = checks.map((c) => `${c.method.padEnd(11)} ${c.provider.padEnd(11)} ${c.ok ? 'ok  ' : 'FAIL'} ${c.detail}`);
-      return { json: checks, text: lines.join('\n'), failed: checks.some((c) => !c.ok) };
-    }
-    case 'pix register-webhook': {
-      const pix = runtime.deps.providers.PIX;
-      if (!pix?.registerNotifications) throw new UsageError('PIX_PROVIDER is not bcb-api-pix: there is no PSP to register a webhook with');
-      const detail = await pix.registerNotifications();
-      return { json: { registered: detail }, text: detail };
-    }
-    default:
-      throw new UsageError(`unknown command: ${words.join(' ')}`);
-  }
-}
-
 async function main(argv: string[]): Promise<number> {
+  // HTTP clients of a running service with an API key (src/cli/), not operator commands on the database.
+  if (isClientCommand(argv[0])) return runClientCommand(argv[0], argv.slice(1));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
@@ -171,8 +80,18 @@ async function main(argv: string[]): Promise<number> {
   }
   const role = positionals[0] as Role;
   if (positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'vault' || role === 'worker')) {
-    const runtime = await openRuntime(config);
-    const running = await startRole(runtime, role);
+    let running;
+    try {
+      const runtime = await openRuntime(config);
+      running = await startRole(runtime, role).catch(async (err: unknown) => {
+        await runtime.close();
+        throw err;
+      });
+    } catch (err) {
+      if (!(err instanceof StartError)) throw err;
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
     const shutdown = async () => {
       await running.stop();
       process.exit(0);
@@ -181,28 +100,10 @@ async function main(argv: string[]): Promise<number> {
     process.once('SIGTERM', shutdown);
     return -1; // keep running
   }
-  let runtime: Runtime | undefined;
-  try {
-    // Warnings go to stderr: stdout carries the command's answer (JSON with --json).
-    const { pino, destination } = await import('pino');
-    runtime = await openRuntime(config, pino({ level: 'warn' }, destination(2)));
-    const out = await operate(runtime, positionals, values);
-    if (isDomainError(out)) {
-      process.stderr.write(values.json ? `${JSON.stringify({ error: out.message })}\n` : `error: ${out.message}\n`);
-      return 1;
-    }
-    process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
-    return out.failed ? 1 : 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\n${USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`error: ${(err as Error).message}\n`);
-    return 1;
-  } finally {
-    await runtime?.close();
-  }
+  const result = await operatorCommand(config, { words: positionals, values });
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.usage ? `${result.stderr}${USAGE}\n` : result.stderr);
+  return result.code;
 }
 
 const code = await main(process.argv.slice(2));

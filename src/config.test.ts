@@ -78,6 +78,12 @@ test('PUBLIC_API_URL: defaults to localhost and the API port, loses a trailing s
   assert.throws(() => loadConfig({ PUBLIC_API_URL: 'ftp://x' }), /PUBLIC_API_URL/);
 });
 
+test('TRUST_PROXY: unset trusts no proxy; a list of addresses and CIDR ranges is read; anything else is refused naming it', () => {
+  assert.equal(loadConfig({}).trustProxy, false);
+  assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy, ['10.0.0.0/8', '127.0.0.1', '::1']);
+  for (const value of ['loopback', '10.0.0.0/33', '300.1.1.1', '10.0.0.1,,x']) refusal({ TRUST_PROXY: value }, 'TRUST_PROXY');
+});
+
 test('a bad PORT is refused naming PORT', () => {
   for (const value of ['abc', '-1', '3000.5', '65536', ' 80']) refusal({ PORT: value }, 'PORT');
   refusal({ VAULT_PORT: 'x' }, 'VAULT_PORT');

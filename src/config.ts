@@ -5,6 +5,7 @@
  * any configuration without touching process.env.
  */
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
 
 export type Environment = 'sandbox' | 'production';
 type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -42,6 +43,12 @@ export interface Config {
   payPagePerIpPerMinute: number;
   /** Payments the hosted page may start per payment link per minute (PAY_PAGE_PER_LINK_PER_MINUTE). */
   payPagePerLinkPerMinute: number;
+  /**
+   * Addresses or CIDR ranges of the reverse proxies in front of the API and the vault (TRUST_PROXY):
+   * only a request arriving from one of them has its client address taken from X-Forwarded-For.
+   * false (unset): the socket's address is the client's, and X-Forwarded-For is ignored.
+   */
+  trustProxy: string[] | false;
   /** PostgreSQL connection string; undefined means the embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
   /** PostgreSQL connections per process (DATABASE_POOL_SIZE): processes × pool size must stay under the server's max_connections. */
@@ -195,6 +202,16 @@ function parseRetrySchedule(name: string, raw: string): number[] {
   });
 }
 
+/** A comma-separated list of IP addresses and CIDR ranges (10.0.0.0/8, ::1). */
+function proxyAddresses(env: Record<string, string | undefined>, name: string): string[] | false {
+  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    const valid = entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry);
+    if (!valid) throw new ConfigError(name, `must list IP addresses or CIDR ranges separated by commas ("${entry}" is neither)`);
+  }
+  return entries.length > 0 ? entries : false;
+}
+
 function required(env: Record<string, string | undefined>, name: string, why: string): string {
   const raw = env[name];
   if (raw === undefined || raw === '') throw new ConfigError(name, `is required ${why}`);
@@ -283,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     publicApiUrl: (url(env, 'PUBLIC_API_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     payPagePerIpPerMinute: integer(env, 'PAY_PAGE_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
     payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
+    trustProxy: proxyAddresses(env, 'TRUST_PROXY'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 10_000),
     databaseTimeouts: {

@@ -5,9 +5,11 @@
  * Each role shuts down cleanly on SIGINT / SIGTERM: stop accepting, finish
  * what runs, close the database.
  */
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { describeDemo, ensureDemo } from './bootstrap.js';
-import type { Runtime } from './runtime.js';
+import { StartError, type Runtime } from './runtime.js';
+import { serveOperatorCommands } from './operator/index.js';
 import { buildVaultApp } from './modules/vault/index.js';
 import { startWorker } from './workers/worker.js';
 
@@ -23,9 +25,31 @@ function registerProviderNotifications(runtime: Runtime): void {
   );
 }
 
+/** Listens on `port`, or closes `app` and says which variable chooses another port. */
+async function listen(app: FastifyInstance, port: number, host: string, variable: 'PORT' | 'VAULT_PORT'): Promise<string> {
+  try {
+    return await app.listen({ port, host });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw err;
+    await app.close();
+    throw new StartError(code === 'EADDRINUSE' ? `port ${port} is in use; set ${variable} to another port` : `port ${port} needs privileges this user has not; set ${variable} to a port above 1023`);
+  }
+}
+
 export async function startRole(runtime: Runtime, role: Role): Promise<{ stop(): Promise<void>; apiUrl?: string }> {
-  const { config, log } = runtime;
   const stops: (() => Promise<void>)[] = [];
+  try {
+    return await start(runtime, role, stops);
+  } catch (err) {
+    // What did start stops again (a vault already listening when the API's port is taken); the caller closes the runtime.
+    for (const stop of stops) await stop();
+    throw err;
+  }
+}
+
+async function start(runtime: Runtime, role: Role, stops: (() => Promise<void>)[]): Promise<{ stop(): Promise<void>; apiUrl?: string }> {
+  const { config, log } = runtime;
   let apiUrl: string | undefined;
   // Before listening, so that once /readyz answers the demo key file exists.
   const demo = role === 'serve' ? await ensureDemo(runtime) : undefined;
@@ -39,16 +63,18 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
       db: runtime.database.db,
       ...vault,
       internalKey: runtime.deps.internalKey,
+      trustProxy: config.trustProxy,
+      publicUrl: config.publicVaultUrl,
       logger: log.child({ role: 'vault' }),
     });
-    const address = await app.listen({ port: config.vaultPort, host: config.host });
+    const address = await listen(app, config.vaultPort, config.host, 'VAULT_PORT');
     log.info({ address, publicUrl: config.publicVaultUrl }, 'vault listening');
     stops.push(() => app.close());
   }
 
   if (role === 'serve' || role === 'api') {
     const app = await buildApp({ ...runtime.deps, logger: log.child({ role: 'api' }) }, runtime.services);
-    const address = await app.listen({ port: config.port, host: config.host });
+    const address = await listen(app, config.port, config.host, 'PORT');
     apiUrl = `http://localhost:${new URL(address).port}`;
     log.info({ address, env: config.env, database: runtime.database.engine }, 'API listening');
     registerProviderNotifications(runtime);
@@ -63,6 +89,9 @@ export async function startRole(runtime: Runtime, role: Role): Promise<{ stop():
     });
     stops.push(() => worker.stop());
   }
+  // Last: an operator command sent while the process starts finds no socket and is told the database is in use.
+  const operator = await serveOperatorCommands(runtime);
+  if (operator) stops.unshift(() => operator.close());
   if (demo && apiUrl) process.stdout.write(`${describeDemo(demo, apiUrl)}\n`);
   return {
     apiUrl,

@@ -41,6 +41,9 @@ function makeLogger(config: Config): Logger {
   });
 }
 
+/** A start that cannot go on for a reason the operator fixes (a port in use, a data folder in use): one line, no stack trace. */
+export class StartError extends Error {}
+
 function lockEmbeddedDatabase(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
   const lockFile = path.join(dataDir, 'pglite.lock');
@@ -48,7 +51,7 @@ function lockEmbeddedDatabase(dataDir: string): () => void {
     const pid = Number(fs.readFileSync(lockFile, 'utf8'));
     if (pid && pid !== process.pid) {
       process.kill(pid, 0); // throws when that process is gone
-      throw new Error(
+      throw new StartError(
         `the embedded database in ${dataDir} is in use by process ${pid}; stop it first, or run with DATABASE_URL (PostgreSQL) to share one database between processes`,
       );
     }

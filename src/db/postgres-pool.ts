@@ -13,6 +13,7 @@
  *    network into an error within seconds.
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -63,6 +64,36 @@ export function createPostgresPool(settings: PoolSettings): PostgresPool {
 }
 
 /**
+ * Statements run as named prepared statements, so PostgreSQL parses each text
+ * once per connection and, after a few runs, reuses its plan: the payment
+ * flow's one statement is a long chain of CTEs whose parse and plan cost as
+ * much as a small transaction. The name is a digest of the text, so one text
+ * has one name. A connection prepares at most MAX_PREPARED_PER_CONNECTION
+ * texts of at most MAX_PREPARED_TEXT characters; past that, statements run
+ * unnamed, as pg does by default (texts that vary with their input, such as
+ * IN lists, cannot fill a connection's memory).
+ */
+const MAX_PREPARED_PER_CONNECTION = 256;
+const MAX_PREPARED_TEXT = 16_384;
+const preparedNames = new WeakMap<pg.PoolClient, Set<string>>();
+
+function asPrepared(client: pg.PoolClient, args: unknown[]): pg.QueryConfig | undefined {
+  const [text, values] = args;
+  if (typeof text !== 'string' || text.length > MAX_PREPARED_TEXT || (values !== undefined && !Array.isArray(values))) return undefined;
+  let names = preparedNames.get(client);
+  if (!names) preparedNames.set(client, (names = new Set()));
+  const name = createHash('sha1').update(text).digest('base64url');
+  if (!names.has(name)) {
+    if (names.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
+    names.add(name);
+  }
+  return { name, text, values: values as unknown[] | undefined };
+}
+
+/** 0A000 "cached plan must not change result type": a table under a prepared statement changed shape (a migration while running). */
+const isStalePlan = (err: unknown): boolean => (err as { code?: unknown })?.code === '0A000';
+
+/**
  * The client as Kysely sees it. Kysely releases a client without saying
  * whether it failed; a client whose query failed because the connection is
  * gone or stalled (a timed-out query may still be running on the server, its
@@ -73,10 +104,12 @@ function lend(client: pg.PoolClient): PostgresPoolClient {
   const query = ((...args: unknown[]) => {
     // A broken connection answers at once: a ROLLBACK after a timed-out query would otherwise wait out a second timeout.
     if (broken !== undefined) return Promise.reject(new Error(`Client has encountered a connection error and is not queryable: ${String((broken as Error).message ?? broken)}`, { cause: broken }));
-    const result = (client.query as (...a: unknown[]) => unknown)(...args);
+    const prepared = asPrepared(client, args);
+    const result = (client.query as (...a: unknown[]) => unknown)(...(prepared ? [prepared] : args));
     if (result instanceof Promise) {
       result.catch((err: unknown) => {
-        if (isDatabaseUnavailable(err)) broken ??= err;
+        // A schema change under a prepared statement: this connection's statements are stale, so it is not reused.
+        if (isDatabaseUnavailable(err) || (prepared && isStalePlan(err))) broken ??= err;
       });
     }
     return result;

@@ -109,6 +109,8 @@ interface TransactionsTable {
   sale_fee_cents: ColumnType<number | null, number | null | undefined, number | null>;
   charged_back_cents: ColumnType<number, number | undefined, number>;
   charged_back_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** 1 when created, one more at each state change (webhook `data.transaction.version`). */
+  version: ColumnType<number, number | undefined, number>;
 }
 
 /** A refund of (part of) a paid transaction: PENDING until the provider's outcome is known. */
@@ -179,7 +181,7 @@ export interface WebhooksTable {
 }
 
 /** One row per (event, registration): the unit that is retried. */
-interface WebhookDeliveriesTable {
+export interface WebhookDeliveriesTable {
   id: string;
   company_id: string;
   webhook_id: string;

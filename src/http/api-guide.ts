@@ -1,6 +1,9 @@
 /** The prose part of the API reference (GET /docs): the contract's decisions a seller needs before the first call. */
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/paging.js';
 
+/** The contract's revision: the API's and the vault's references carry it. */
+export const API_VERSION = '2.0.1';
+
 export const API_GUIDE = `
 Charge buyers by card, Pix and boleto, split each sale among accounts, and follow payments by webhooks.
 
@@ -9,7 +12,8 @@ keys with \`svc_live_\`; a key of the other environment is refused (401 UNAUTHOR
 Scopes: \`payments:read\`, \`payments:write\`, \`webhooks:read\`, \`webhooks:write\`; a key issued without scopes has them all;
 a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
 
-**Errors.** Every error is \`{code, message, details?}\`; \`details\` names each invalid field (\`buyer.email\`,
+**Errors.** Every error is \`{code, message, details?}\`; with \`Accept-Language: pt-BR\` its messages are in Portuguese
+(\`code\` and \`field\` never change). \`details\` names each invalid field (\`buyer.email\`,
 \`splitRules[1].percentage\`, \`Idempotency-Key\`). Statuses: 400 VALIDATION_ERROR / TOKEN_REQUIRED (also malformed JSON and
 unknown body fields), 401 UNAUTHORIZED / TICKET_EXPIRED, 403 FORBIDDEN, 404 NOT_FOUND (also an id of another company, a
 wrong prefix, an unknown route), 409 INTENT_ALREADY_PROCESSED / INTENT_EXPIRED / IDEMPOTENCY_KEY_IN_USE /

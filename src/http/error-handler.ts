@@ -9,7 +9,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { rolledBackError } from '../db/transact.js';
-import { DomainError } from '../lib/domain-error.js';
+import { DomainError, validationFailure } from '../lib/domain-error.js';
+import { negotiateLanguage } from '../lib/i18n/language.js';
+import { localizeBody } from '../lib/i18n/localize.js';
 import { AppError, statusOf } from './errors.js';
 
 /** How long a client waits before retrying while the database is unreachable. */
@@ -49,10 +51,25 @@ function toDomainError(err: unknown): DomainError | undefined {
   return undefined;
 }
 
+/** Adds Accept-Language to the response's Vary, keeping what another hook put there. */
+export function varyOnLanguage(reply: FastifyReply): void {
+  const vary = reply.getHeader('vary');
+  const list = vary === undefined ? '' : String(vary);
+  if (!/(^|,)\s*accept-language\s*(,|$)/i.test(list)) reply.header('Vary', list ? `${list}, Accept-Language` : 'Accept-Language');
+}
+
+/**
+ * An error in the contract's body, its `message` and `details[].message` in
+ * the request's Accept-Language (lib/i18n: English unless Portuguese is
+ * preferred); `code` and `field` never change.
+ */
 export function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
-  return reply.code(statusOf(error)).type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()));
+  const language = negotiateLanguage(reply.request.headers['accept-language']);
+  reply.header('Content-Language', language);
+  varyOnLanguage(reply);
+  return reply.code(statusOf(error)).type('application/json; charset=utf-8').send(JSON.stringify(localizeBody(error.toBody(), language)));
 }
 
 /**
@@ -66,7 +83,7 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   reply.header('X-Request-Id', request.id);
   let error: DomainError;
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    error = new DomainError('VALIDATION_ERROR', 'Invalid request: id must be at most 64 characters', [{ field: 'id', message: 'must be at most 64 characters' }]);
+    error = validationFailure([{ field: 'id', message: 'must be at most 64 characters' }]);
   } else if (err.code === 'FST_ERR_BAD_URL') {
     error = new DomainError('VALIDATION_ERROR', 'The request URL is not valid percent-encoding', [{ field: 'path', message: 'is not a valid URL' }]);
   } else {

@@ -9,7 +9,7 @@
  */
 import { DomainError, type ErrorCode, type ErrorDetail } from '../lib/domain-error.js';
 
-const STATUS_BY_CODE = {
+export const STATUS_BY_CODE = {
   VALIDATION_ERROR: 400,
   TOKEN_REQUIRED: 400,
   UNAUTHORIZED: 401,

@@ -1,14 +1,17 @@
 /** GET /healthz: the process is up. GET /readyz: the database answers (503 when it does not). */
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { Type } from 'typebox';
 import type { Db } from '../db/database.js';
 import { DomainError } from '../lib/domain-error.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { respond } from './respond.js';
 
+const Status = (status: string, description: string) => Type.Object({ status: Type.Literal(status) }, { description });
+
 export function healthRoutes(app: FastifyInstance, db: Db): void {
-  app.get('/healthz', { schema: { tags: ['Operation'], summary: 'Liveness', security: [] } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { tags: ['Operation'], summary: 'Readiness: the database answers', security: [] } }, async (request, reply) => {
+  app.get('/healthz', { schema: { operationId: 'getLiveness', tags: ['Operation'], summary: 'Liveness', security: [], response: { 200: Status('ok', 'The process is up') } } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { operationId: 'getReadiness', tags: ['Operation'], summary: 'Readiness: the database answers', security: [], response: { 200: Status('ready', 'The database answers') } } }, async (request, reply) => {
     const answered = await sql`SELECT 1`.execute(db).then(
       () => true,
       () => false,

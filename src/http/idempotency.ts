@@ -4,6 +4,11 @@
  * a replay with the stored bytes and `Idempotent-Replayed: true`, and hands
  * the handler's service the scope that stores its outcome.
  *
+ * An error response is stored in the language of the request that made it
+ * (Accept-Language), and a replay sends those bytes unchanged: a retry gets
+ * exactly the first answer, in the first request's language, without
+ * Content-Language.
+ *
  * A route configured `claimInHandler` gets the key unclaimed instead
  * (`request.unclaimedKey`): its handler may write the key with the statements
  * that do its work (DONE in the only one, or STARTED in the first and DONE in
@@ -12,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';
+import { negotiateLanguage } from '../lib/i18n/language.js';
 import { requestFingerprint, type Claim, type IdempotencyScope, type IdempotencyService, type UnclaimedKey } from '../modules/idempotency/index.js';
 import { AppError } from './errors.js';
 import { successStatus } from './respond.js';
@@ -44,7 +50,8 @@ export function installIdempotency(app: FastifyInstance, idempotency: Idempotenc
     const key = Array.isArray(raw) ? raw[0]! : raw;
     if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', 'must be 1 to 255 characters'));
     const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
-    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request));
+    const language = negotiateLanguage(request.headers['accept-language']);
+    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request), language);
     if (request.routeOptions.config.claimInHandler) {
       request.unclaimedKey = unclaimed;
       return;

@@ -1,27 +1,73 @@
 /**
  * GET /openapi.json: OpenAPI 3.1 generated from the route schemas (every
- * route, its body, its responses and its errors), and GET /docs: a readable
- * reference rendered from it (Swagger UI, served from the package, offline).
+ * route, its body, its responses and its errors), and GET /docs: the
+ * service's reference page rendered from it in the browser (docs-page.ts).
+ * The vault installs the same document for its own routes, without /docs.
+ *
+ * Named schemas (`$id`) become components: each one met in a route is added
+ * as a shared schema (its nested named schemas as `$ref`s) when the route is
+ * added; openapi-route.ts documents each route, openapi-document.ts finishes
+ * the whole document.
  */
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
-import { ErrorBodySchema } from './common-schemas.js';
-import { API_GUIDE } from './api-guide.js';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { installDocsPage } from './docs-page.js';
+import { ErrorBodySchema, ErrorCodeSchema } from './common-schemas.js';
+import { finishDocument, RESPONSE_HEADERS } from './openapi-document.js';
+import { documentRoute, namedSubschemas, requestBodyName, withoutNull, withRefs } from './openapi-route.js';
 
-export async function installOpenApi(app: FastifyInstance, version: string): Promise<void> {
+export interface OpenApiOptions {
+  title: string;
+  version: string;
+  description: string;
+  /** Where clients reach this app (PUBLIC_API_URL, PUBLIC_VAULT_URL). */
+  serverUrl: string;
+  /** Whether the app requires an API key (the API) or nothing (the vault). */
+  apiKey: boolean;
+  /** Serve the reference page at /docs. */
+  ui: boolean;
+  /** The `webhooks` section: the requests this service sends. */
+  webhooks?: Record<string, unknown>;
+}
+
+/** Adds each named schema of a route as a shared schema, once per id. */
+function collectNamedSchemas(app: FastifyInstance): void {
+  const added = new Set<string>(Object.keys(app.getSchemas()));
+  const add = (id: string, schema: unknown) => {
+    if (added.has(id)) return;
+    added.add(id);
+    app.addSchema({ ...(withRefs(schema, true) as object), $id: id });
+  };
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const schema = route.schema as ({ hide?: boolean; operationId?: string; body?: unknown; response?: unknown } | undefined);
+    if (!schema || schema.hide) return;
+    for (const part of [schema.body, schema.response]) for (const [id, named] of namedSubschemas(part)) add(id, named);
+    if (schema.body && schema.operationId) add(requestBodyName(schema.operationId), withoutNull(schema.body as Record<string, unknown>).schema);
+  });
+}
+
+export async function installOpenApi(app: FastifyInstance, opts: OpenApiOptions): Promise<void> {
+  app.addSchema(ErrorCodeSchema);
   app.addSchema(ErrorBodySchema);
+  collectNamedSchemas(app);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Payment collection API', version, description: API_GUIDE },
+      info: { title: opts.title, version: opts.version, description: opts.description },
+      servers: [{ url: opts.serverUrl }],
       components: {
-        securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_test_… (sandbox) or svc_live_… (production)' } },
+        headers: RESPONSE_HEADERS,
+        ...(opts.apiKey
+          ? { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_test_… (sandbox) or svc_live_… (production)' } } }
+          : {}),
       },
-      security: [{ apiKey: [] }],
+      ...(opts.apiKey ? { security: [{ apiKey: [] }] } : {}),
+      ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transform: documentRoute,
+    transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  if (opts.ui) installDocsPage(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -38,8 +38,8 @@ export async function installRateLimit(app: FastifyInstance, opts: RateLimitOpti
     allowList: (request) => !request.auth,
     keyGenerator: (request) => request.auth?.keyId ?? request.ip,
     errorResponseBuilder: (_request, context) => {
-      const message = `Rate limit of ${context.max} requests per second reached; retry after ${context.after}`;
-      return new AppError('RATE_LIMITED', message, undefined, Math.max(1, Math.ceil(context.ttl / 1000)));
+      const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
+      return new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per second reached; retry after ${seconds} s`, undefined, seconds);
     },
   });
 }

@@ -9,6 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { validationFailure, type ErrorDetail } from '../lib/domain-error.js';
+import { TAX_ID_PATTERN, TAX_ID_SHAPE } from '../lib/tax-id.js';
 import { AppError } from './errors.js';
 
 // ajv-formats is CommonJS; under ESM its function arrives as the `default` export.
@@ -52,8 +53,26 @@ function describe(error: ErrorObject): string {
       return `must be at least ${String(error.params.limit)}`;
     case 'format':
       return `must be a valid ${String(error.params.format)}`;
+    case 'pattern':
+      // A regular expression tells a client little; the tax id's shape is said in words.
+      return error.params.pattern === TAX_ID_PATTERN ? `must be ${TAX_ID_SHAPE}` : `must match the pattern ${String(error.params.pattern)}`;
+    case 'minItems':
+      return `must have at least ${String(error.params.limit)} items`;
+    case 'maxItems':
+      return `must have at most ${String(error.params.limit)} items`;
+    case 'uniqueItems':
+      return 'must not repeat an item';
+    case 'maxProperties':
+      return `must have at most ${String(error.params.limit)} keys`;
+    case 'propertyNames':
+      return 'has a key that is not allowed';
+    case 'anyOf':
+    case 'oneOf':
+    case 'const':
+      return 'does not match any allowed form';
     default:
-      return error.message ?? 'is invalid';
+      // Ajv's own English would reach a Portuguese reader untranslated: every keyword the schemas use is worded above.
+      return 'is invalid';
   }
 }
 

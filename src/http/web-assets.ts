@@ -46,10 +46,21 @@ export function serveAsset(request: FastifyRequest, reply: FastifyReply, relativ
   return reply.type(contentType).send(asset.body);
 }
 
+/** What every page of ours allows besides its scripts and frames: its own styles, images and requests; no form posts, base, plugins or framing. */
+export const PAGE_POLICY_BASE = [
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+];
+
 /**
  * The Content-Security-Policy of a checkout page (the demo's, a payment
  * link's): its scripts (`'self'` files, or one response's nonce) and the
- * vault's SDK and card frame; no other origin, no form posts, never framed.
+ * vault's SDK and card frame, and PAGE_POLICY_BASE.
  */
 export function checkoutPagePolicy(publicVaultUrl: string, scripts: { self: true } | { nonce: string }): string {
   const vault = new URL(publicVaultUrl).origin;
@@ -59,12 +70,6 @@ export function checkoutPagePolicy(publicVaultUrl: string, scripts: { self: true
     'nonce' in scripts ? "default-src 'none'" : "default-src 'self'",
     `script-src ${own} ${vault}`,
     `frame-src ${vault}`,
-    "connect-src 'self'",
-    "img-src 'self' data:",
-    "style-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
+    ...PAGE_POLICY_BASE,
   ].join('; ');
 }

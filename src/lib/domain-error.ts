@@ -73,8 +73,10 @@ export const notFound = (what: string): DomainError => new DomainError('NOT_FOUN
 export const validationError = (field: string, message: string): DomainError =>
   new DomainError('VALIDATION_ERROR', `Invalid value for ${field}: ${message}`, [{ field, message }]);
 
+/** The details as one line ("amountCents must be at least 1; buyer.email is required"), for a message. */
+export const summarize = (details: ErrorDetail[]): string => details.map((d) => `${d.field} ${d.message}`).join('; ');
+
 /** Several invalid fields at once: every problem is reported, not just the first. */
 export function validationFailure(details: ErrorDetail[]): DomainError {
-  const summary = details.map((d) => `${d.field} ${d.message}`).join('; ');
-  return new DomainError('VALIDATION_ERROR', `Invalid request: ${summary}`, details);
+  return new DomainError('VALIDATION_ERROR', `Invalid request: ${summarize(details)}`, details);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ID_PREFIXES, isId, makeIdGenerator, newId } from './ids.js';
+import { ID_PREFIXES, firstIdAt, isId, makeIdGenerator, newId, timeOfId } from './ids.js';
 
 const BODY = /^[0-9abcdefghjkmnpqrstvwxyz]{26}$/;
 
@@ -87,4 +87,14 @@ test('a clock that steps back does not break the order', () => {
   t -= 5_000;
   const b = gen('evt');
   assert.ok(b > a);
+});
+
+test('firstIdAt is the smallest id of its millisecond; timeOfId reads the millisecond back', () => {
+  const ms = Date.parse('2026-11-24T05:00:00.123Z');
+  const gen = makeIdGenerator(() => ms);
+  const id = gen('evt');
+  assert.equal(timeOfId(id), ms);
+  assert.ok(isId('evt', firstIdAt('evt', ms)));
+  assert.ok(firstIdAt('evt', ms) < id && id < firstIdAt('evt', ms + 1));
+  assert.equal(timeOfId(firstIdAt('evt', ms - 5_000)), ms - 5_000);
 });

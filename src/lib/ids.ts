@@ -62,3 +62,16 @@ export const newId: IdGenerator = makeIdGenerator();
 export function isId(prefix: IdPrefix, value: string): boolean {
   return value.startsWith(`${prefix}_`) && BODY.test(value.slice(prefix.length + 1));
 }
+
+/** The smallest id with this prefix made at `ms` (every id made then or later sorts after or equal to it). */
+export function firstIdAt(prefix: IdPrefix, ms: number): string {
+  return `${prefix}_${encodeTime(Math.max(0, ms))}${'0'.repeat(16)}`;
+}
+
+/** The millisecond an id was made at (its first 10 characters after the prefix). */
+export function timeOfId(id: string): number {
+  const body = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11);
+  let ms = 0;
+  for (const c of body) ms = ms * 32 + ALPHABET.indexOf(c);
+  return ms;
+}

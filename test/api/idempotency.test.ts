@@ -179,6 +179,22 @@ for (const engine of engines()) {
       assertError(await confirm(id, 'k-confirm-other'), 409, 'INTENT_ALREADY_PROCESSED');
     });
 
+    test('no body and {} are the same request: a confirm retried with {} (or the reverse) is replayed, not refused', async () => {
+      const withBody = (id: string, key: string, payload: string) =>
+        t.call({ method: 'POST', url: `/v2/payment-intents/${id}/confirm`, headers: { 'idempotency-key': key, 'content-type': 'application/json' }, payload });
+      const a = await newIntent('idem-empty-a');
+      const first = await confirm(a, 'k-empty-a');
+      assert.equal(first.statusCode, 201, first.body);
+      assertReplayOf(await withBody(a, 'k-empty-a', '{}'), first);
+      assertReplayOf(await withBody(a, 'k-empty-a', ' { } '), first);
+      const b = await newIntent('idem-empty-b');
+      const second = await withBody(b, 'k-empty-b', '{}');
+      assert.equal(second.statusCode, 201, second.body);
+      assertReplayOf(await confirm(b, 'k-empty-b'), second);
+      // A body that says something is still another request.
+      assertError(await withBody(b, 'k-empty-b', '{"token":"vtk_x"}'), 422, 'IDEMPOTENCY_KEY_REUSED');
+    });
+
     test('keys older than 24 hours are purged; younger ones are kept', async () => {
       const a = await create('k-old', pixIntent({ referenceId: 'idem-old' }));
       assert.equal(a.statusCode, 201);

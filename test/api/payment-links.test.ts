@@ -279,12 +279,15 @@ for (const engine of engines()) {
     describe('maxPayments', () => {
       test('two card payments at once of a maxPayments: 1 link: one is charged, the other refused before any charge', async () => {
         const created = await createLink(t, link({ maxPayments: 1, paymentMethods: ['CREDIT_CARD'] }));
-        const token = (await pageData(t, created.id)).token; // a third buyer's page, loaded before the link was used up
-        const starts = await Promise.all([1, 2].map(() => pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER })));
+        // The buyers' pages (and a third one) are all loaded before the link is used up: a page
+        // fetched after the first charge gets no token, which would be a 403, not the race under test.
+        const token = (await pageData(t, created.id)).token;
+        const page = { 'x-pay-token': token };
+        const starts = await Promise.all([1, 2].map(() => pay(t, created.id, { paymentMethod: 'CREDIT_CARD', buyer: CARD_BUYER }, page)));
         for (const s of starts) assert.equal(s.statusCode, 201, s.body);
         const tokens = await Promise.all(starts.map((s) => tokenizeCard(t, s.json().cardTokenization)));
         const confirms = await Promise.all(
-          starts.map((s, i) => pagePost(t, created.id, `/intents/${s.json().intentId}/confirm`, { token: tokens[i]!.token })),
+          starts.map((s, i) => pagePost(t, created.id, `/intents/${s.json().intentId}/confirm`, { token: tokens[i]!.token }, page)),
         );
         const statuses = confirms.map((c) => c.statusCode).sort();
         assert.deepEqual(statuses, [201, 409], confirms.map((c) => c.body).join('\n'));
@@ -358,6 +361,26 @@ describe('the hosted page\'s rate limits', () => {
       const other = (ip: string) => t.app.inject({ method: 'POST', url: `/pay/${created.id}/intents`, payload: body, remoteAddress: ip, headers: { origin: PUBLIC_API_URL, 'x-pay-token': token } });
       assert.equal((await other('203.0.113.7')).statusCode, 201);
       assertError(await other('203.0.113.8'), 429, 'RATE_LIMITED');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('behind a proxy named in TRUST_PROXY the buyer\'s address comes from X-Forwarded-For; from anyone else that header is ignored', async () => {
+    const t = await startTestApp('pglite', { env: { ...ENV, PAY_PAGE_PER_IP_PER_MINUTE: '1', TRUST_PROXY: '10.0.0.0/8' } });
+    try {
+      const created = await createLink(t);
+      const token = (await pageData(t, created.id)).token;
+      const body = { paymentMethod: 'PIX', buyer: BUYER };
+      const from = (remoteAddress: string, forwardedFor: string) =>
+        t.app.inject({ method: 'POST', url: `/pay/${created.id}/intents`, payload: body, remoteAddress, headers: { origin: PUBLIC_API_URL, 'x-pay-token': token, 'x-forwarded-for': forwardedFor } });
+      // Two buyers behind the same proxy are two addresses.
+      assert.equal((await from('10.1.2.3', '198.51.100.1')).statusCode, 201);
+      assert.equal((await from('10.1.2.3', '198.51.100.2')).statusCode, 201);
+      assertError(await from('10.1.2.3', '198.51.100.1'), 429, 'RATE_LIMITED');
+      // A client outside the trusted range cannot pick its address by sending the header.
+      assert.equal((await from('203.0.113.9', '198.51.100.3')).statusCode, 201);
+      assertError(await from('203.0.113.9', '198.51.100.4'), 429, 'RATE_LIMITED');
     } finally {
       await t.close();
     }

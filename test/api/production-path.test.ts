@@ -124,6 +124,7 @@ for (const engine of engines()) {
       assert.equal(intent.transaction!.paymentDetails.pix.qrCode, psp.cobs.get(txid)!.pixCopiaECola);
       assert.deepEqual([rows.transactions.length, rows.events.length, rows.charges.length, cobPuts(txid)], [1, 1, 1, 1]);
       assert.equal(rows.charges[0]!.provider_key, txid);
+      assert.deepEqual([rows.transactions[0]!.version, JSON.parse(rows.events[0]!.body).data.transaction.version], [1, 1], 'created: version 1 in the row and the event');
       const { transaction, ...withoutTransaction } = intent;
       assert.deepEqual(withoutTransaction, (await t.call({ method: 'GET', url: `/v2/payment-intents/${intent.id}` })).json());
       assert.deepEqual(transaction, (await t.call({ method: 'GET', url: `/v2/transactions/${intent.transactionId}` })).json());
@@ -245,6 +246,7 @@ for (const engine of engines()) {
       assert.equal(rows.intents[0]!.confirm_key, 'prod-confirm');
       assert.equal(transaction.paymentDetails.pix.qrCode, psp.cobs.get(txid)!.pixCopiaECola);
       assert.deepEqual([rows.transactions.length, rows.events.length, rows.charges.length, cobPuts(txid)], [1, 1, 1, 1]);
+      assert.deepEqual([rows.transactions[0]!.version, JSON.parse(rows.events[0]!.body).data.transaction.version], [1, 1], 'created: version 1 in the row and the event');
       assert.deepEqual(transaction, (await t.call({ method: 'GET', url: `/v2/transactions/${transaction.id}` })).json());
       const replay = await confirm(intent.id, 'prod-confirm');
       assert.equal(replay.body, res.body);
@@ -300,7 +302,8 @@ for (const engine of engines()) {
       assertError(await pay(), 409, 'PAYMENT_LINK_UNAVAILABLE');
       // The loser of a race at the page: its intent created, its confirmation refused (made here from the winner's row).
       const winner = await t.db.db.selectFrom('payment_intents').selectAll().where('payment_link_id', '=', linkId).executeTakeFirstOrThrow();
-      const loserId = `pi_${winner.id.slice(3, -1)}z`;
+      // Another id of the same shape: the winner's with a different last character.
+      const loserId = `pi_${winner.id.slice(3, -1)}${winner.id.endsWith('z') ? 'y' : 'z'}`;
       await t.db.db
         .insertInto('payment_intents')
         .values({

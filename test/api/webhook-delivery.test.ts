@@ -7,7 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { engines } from '../helpers/db.js';
 import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
 import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
@@ -61,6 +62,20 @@ function assertSigned(call: Call, secret: string): void {
   assert.ok(expected.length === Buffer.byteLength(header) && timingSafeEqual(expected, Buffer.from(header)), 'the signature verifies');
 }
 
+/**
+ * Checks the Standard Webhooks headers with the `standardwebhooks` library's
+ * own signer (its verify() checks the timestamp against the real time; the
+ * manual clock is days away from it).
+ */
+function assertStandardSigned(call: Call, secret: string, eventId: string): void {
+  assert.equal(call.headers['webhook-id'], eventId, 'webhook-id is the event id');
+  assert.equal(call.headers['webhook-timestamp'], call.headers['x-svc-timestamp'], 'webhook-timestamp is the send time in seconds');
+  assert.match(call.headers['webhook-signature']!, /^v1,[A-Za-z0-9+/]{43}=$/, 'v1, and standard base64');
+  const timestamp = new Date(Number(call.headers['webhook-timestamp']) * 1000);
+  assert.equal(call.headers['webhook-signature'], new Webhook(secret).sign(eventId, timestamp, call.body));
+  assert.notEqual(call.headers['webhook-signature'], new Webhook(secret).sign(eventId, timestamp, `${call.body} `));
+}
+
 async function register(t: TestApp, url: string, events: string[] = ['transaction.created'], key?: string): Promise<Json> {
   const res = await t.call({ method: 'POST', url: '/v2/webhooks', payload: { url, events }, ...(key ? { headers: { authorization: `Bearer ${key}` } } : {}) });
   assert.equal(res.statusCode, 201, res.body);
@@ -97,10 +112,17 @@ async function deliveriesOf(t: TestApp, webhookId: string) {
   return t.db.db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhookId).orderBy('id').execute();
 }
 
-async function attemptsOf(t: TestApp, webhookId: string, query: Record<string, string> = {}): Promise<{ data: Json[]; hasMore: boolean }> {
+/** A page of GET /v2/webhooks/{id}/deliveries: deliveries newest first, each with its attempts. */
+async function logOf(t: TestApp, webhookId: string, query: Record<string, string> = {}): Promise<{ data: Json[]; hasMore: boolean }> {
   const res = await t.call({ method: 'GET', url: `/v2/webhooks/${webhookId}/deliveries`, query });
   assert.equal(res.statusCode, 200, res.body);
   return res.json();
+}
+
+/** Every attempt of the log's first page, newest delivery first and its latest attempt first, with its delivery's event id. */
+async function attemptsOf(t: TestApp, webhookId: string): Promise<{ data: Json[] }> {
+  const log = await logOf(t, webhookId, { limit: '100' });
+  return { data: log.data.flatMap((d) => (d.attempts as Json[]).map((a) => ({ ...a, eventId: d.eventId, deliveryId: d.id }))) };
 }
 
 /** Runs one delivery round and checks how many deliveries it sent. */
@@ -145,6 +167,7 @@ for (const engine of engines()) {
       assert.notEqual(call.headers['x-svc-signature'], expectedSignature(`${hook.secret}x`, call.headers['x-svc-timestamp']!, call.body));
       assert.notEqual(call.headers['x-svc-signature'], expectedSignature(hook.secret, String(Number(call.headers['x-svc-timestamp']) + 1), call.body));
       assert.notEqual(call.headers['x-svc-signature'], expectedSignature(hook.secret, call.headers['x-svc-timestamp']!, `${call.body} `));
+      assertStandardSigned(call, hook.secret, eventId);
 
       // The body is the event exactly as stored and as GET /v2/events/{id} shows it.
       assert.equal(call.body, await eventBody(t, eventId));
@@ -254,6 +277,24 @@ for (const engine of engines()) {
       await remove(t, hook);
     });
 
+    test('a secret issued before (base64url): X-Svc-Signature as ever, Standard Webhooks keyed with its decoded bytes', async () => {
+      const url = 'https://hooks.example.com/legacy';
+      const hook = await register(t, url);
+      // A base64url secret that uses both characters standard base64 lacks.
+      let legacy: string;
+      do legacy = `whsec_${randomBytes(32).toString('base64url')}`;
+      while (!legacy.includes('-') || !legacy.includes('_'));
+      await t.db.db.updateTable('webhooks').set({ secret_sealed: t.deps.sealer.seal(legacy) }).where('id', '=', hook.id).execute();
+      const { eventId } = await sale(t);
+      await round(t, 1);
+      const call = sender.to(url)[0]!;
+      assertSigned(call, legacy);
+      // What the README tells a receiver holding such a secret: convert it to standard base64 for the library.
+      const converted = `whsec_${Buffer.from(legacy.slice('whsec_'.length), 'base64url').toString('base64')}`;
+      assertStandardSigned(call, converted, eventId);
+      await remove(t, hook);
+    });
+
     test('resend: 202, a new attempt with the same event id and body, a new timestamp and signature', async () => {
       const url = 'https://resend.example.com/hook';
       const other = 'https://resend-other.example.com/hook';
@@ -270,7 +311,19 @@ for (const engine of engines()) {
       assert.equal(answer.deliveries.length, 1);
       assert.equal(answer.deliveries[0].webhookId, hook.id);
       assert.match(answer.deliveries[0].id, /^dlv_/);
+      // The id a resend answers is the id the delivery log lists: at once (not sent yet), and once sent.
+      const [first] = await deliveriesOf(t, hook.id);
+      const queued = await logOf(t, hook.id);
+      assert.deepEqual(
+        queued.data.map((d) => [d.id, d.status, d.attempt, d.succeeded, d.attempts.length, d.nextAttemptAt ?? null]),
+        [
+          [answer.deliveries[0].id, 'PENDING', 0, false, 0, t.clock.now().toISOString()],
+          [first!.id, 'SUCCEEDED', 1, true, 1, null],
+        ],
+      );
       await round(t, 1);
+      const sent = await logOf(t, hook.id);
+      assert.deepEqual(sent.data.map((d) => [d.id, d.status, d.attempt]), [[answer.deliveries[0].id, 'SUCCEEDED', 1], [first!.id, 'SUCCEEDED', 1]]);
       const again = sender.to(url)[1]!;
       assert.equal(again.headers['x-svc-event-id'], eventId);
       assert.equal(again.headers['x-svc-event'], 'transaction.created');
@@ -295,6 +348,18 @@ for (const engine of engines()) {
       assert.equal(sender.to(other)[0]!.body, original.body);
       assertSigned(sender.to(other)[0]!, hook2.secret);
       assert.equal(sender.to('https://resend-paid.example.com/hook').length, 0);
+      const resentTo = new Map(all.json().deliveries.map((d: Json) => [d.webhookId, d.id]));
+      assert.equal((await logOf(t, hook2.id)).data[0]!.id, resentTo.get(hook2.id));
+      // Paged by delivery id, newest first: the three deliveries to the first registration, one per page.
+      const pages: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await logOf(t, hook.id, { limit: '1', ...(after ? { startingAfter: after } : {}) });
+        pages.push(...page.data.map((d) => d.id as string));
+        after = page.data.at(-1)?.id;
+        if (!page.hasMore) break;
+      }
+      assert.deepEqual(pages, [resentTo.get(hook.id), answer.deliveries[0].id, first!.id]);
       const empty = await t.call({ method: 'POST', url: `/v2/events/${eventId}/resend`, payload: {} });
       assert.equal(empty.statusCode, 202);
       await round(t, 2);
@@ -387,31 +452,30 @@ for (const engine of engines()) {
       await round(t, 0);
       assert.equal(sender.to(url).length, 4, 'no attempt after the success');
 
-      // The delivery log: each attempt, newest first, paged.
-      const log = await attemptsOf(t, hook.id);
+      // The delivery log: the delivery, its latest attempt's outcome at the top, every attempt newest first.
+      const log = await logOf(t, hook.id);
       assert.equal(log.hasMore, false);
+      assert.equal(log.data.length, 1);
+      const [entry] = log.data as [Json];
+      assert.equal(entry.id, delivery!.id, 'the delivery id (dlv_), as a resend answers it');
+      assert.match(entry.id, /^dlv_/);
       assert.deepEqual(
-        log.data.map((a) => [a.eventId, a.attempt, a.attemptedAt, a.statusCode, a.succeeded]),
+        [entry.eventId, entry.status, entry.attempt, entry.attemptedAt, entry.statusCode, entry.succeeded, 'nextAttemptAt' in entry],
+        [eventId, 'SUCCEEDED', 4, new Date(expectedAt[3]!).toISOString(), 200, true, false],
+      );
+      assert.deepEqual(
+        entry.attempts.map((a: Json) => [a.attempt, a.attemptedAt, a.statusCode, a.succeeded]),
         [
-          [eventId, 4, new Date(expectedAt[3]!).toISOString(), 200, true],
-          [eventId, 3, new Date(expectedAt[2]!).toISOString(), 500, false],
-          [eventId, 2, new Date(expectedAt[1]!).toISOString(), 503, false],
-          [eventId, 1, new Date(expectedAt[0]!).toISOString(), 500, false],
+          [4, new Date(expectedAt[3]!).toISOString(), 200, true],
+          [3, new Date(expectedAt[2]!).toISOString(), 500, false],
+          [2, new Date(expectedAt[1]!).toISOString(), 503, false],
+          [1, new Date(expectedAt[0]!).toISOString(), 500, false],
         ],
       );
-      for (const a of log.data) {
+      for (const a of entry.attempts as Json[]) {
         assert.ok(Number.isInteger(a.durationMs) && a.durationMs >= 0, 'durationMs is a whole number');
         assert.equal('error' in a, false);
-        assert.match(a.id, /^att_/);
       }
-      const page1 = await attemptsOf(t, hook.id, { limit: '3' });
-      assert.deepEqual(page1.data.map((a) => a.attempt), [4, 3, 2]);
-      assert.equal(page1.hasMore, true);
-      const page2 = await attemptsOf(t, hook.id, { limit: '3', startingAfter: page1.data[2]!.id });
-      assert.deepEqual(page2.data.map((a) => a.attempt), [1]);
-      assert.equal(page2.hasMore, false);
-      const exact = await attemptsOf(t, hook.id, { limit: '4' });
-      assert.equal(exact.hasMore, false);
       assertError(await t.call({ method: 'GET', url: `/v2/webhooks/${hook.id}/deliveries`, query: { limit: '101' } }), 400, 'VALIDATION_ERROR');
       assertError(await t.call({ method: 'GET', url: '/v2/webhooks/whk_00000000000000000000000000/deliveries' }), 404, 'NOT_FOUND');
       await remove(t, hook);

@@ -66,9 +66,11 @@ for (const engine of engines()) {
       assert.equal(hook.description, 'orders');
       assert.equal(hook.active, true);
       assert.equal(hook.createdAt, t.clock.now().toISOString());
-      assert.match(hook.secret, /^whsec_[A-Za-z0-9_-]+$/);
+      // Standard base64 (Standard Webhooks libraries decode the part after whsec_ as such), padded.
+      assert.match(hook.secret, /^whsec_[A-Za-z0-9+/]+={0,2}$/);
       const raw = hook.secret.slice('whsec_'.length);
-      assert.ok(Buffer.from(raw, 'base64url').length >= 32, `secret carries at least 32 bytes: ${hook.secret}`);
+      assert.equal(raw.length % 4, 0, 'padded standard base64');
+      assert.ok(Buffer.from(raw, 'base64').length >= 32, `secret carries at least 32 bytes: ${hook.secret}`);
 
       const list = await t.call({ method: 'GET', url: '/v2/webhooks' });
       assert.equal(list.statusCode, 200);
@@ -367,6 +369,24 @@ for (const engine of engines()) {
         startingAfter = body.data.at(-1).id;
       }
       assert.deepEqual(walked, listed.map((e) => e.id));
+
+      // `after`: the later events oldest first, paged forward the same way (what svc listen follows).
+      const oldestFirst = listed.map((e) => e.id).reverse();
+      const followed: string[] = [];
+      let cursor = oldestFirst[0]!;
+      for (let page = 0; page < 20; page++) {
+        const res = await t.call({ method: 'GET', url: '/v2/events', query: { after: cursor, limit: '2' } });
+        assert.equal(res.statusCode, 200, res.body);
+        const body = res.json();
+        followed.push(...body.data.map((e: Json) => e.id));
+        if (!body.hasMore) break;
+        cursor = body.data.at(-1).id;
+      }
+      assert.deepEqual(followed, oldestFirst.slice(1));
+      const last = await t.call({ method: 'GET', url: '/v2/events', query: { after: oldestFirst.at(-1)! } });
+      assert.equal(last.body, '{"data":[],"hasMore":false}');
+      assertError(await t.call({ method: 'GET', url: '/v2/events', query: { after: 'trx_1' } }), 400, 'VALIDATION_ERROR', 'after');
+      assertError(await t.call({ method: 'GET', url: '/v2/events', query: { after: oldestFirst[0]!, startingAfter: oldestFirst[1]! } }), 400, 'VALIDATION_ERROR', 'after');
 
       // Default limit 20 and validation of the query.
       assert.equal((await t.call({ method: 'GET', url: '/v2/events' })).json().data.length, Math.min(20, made.length));

@@ -92,12 +92,21 @@ describe('demo checkout page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     await page.close();
   });
 
-  test('a refused test card: FAILED with the refusal explained', async () => {
+  test('a refused test card: FAILED with the refusal explained in Portuguese only', async () => {
     const { page, problems } = await openDemo();
+    // The page asks in its own language, whatever the browser's (Chromium here says en-US).
+    const languages = new Set<string>();
+    page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/demo/') && r.resourceType() === 'fetch') languages.add(String(r.headers()['accept-language'])); });
     await payByCard(page, '4111113111110002');
     assert.equal(await page.locator('#result-title').textContent(), 'Pagamento recusado');
     assert.equal(await page.locator('#result-text').textContent(), 'O banco emissor recusou o pagamento: saldo insuficiente.');
-    assert.match(String(await page.locator('#result-refusal').textContent()), /^refusalCode insufficient_funds: /);
+    assert.equal(await page.locator('#result-refusal').textContent(), 'Código de recusa: insufficient_funds');
+    // None of the acquirer's English refusalMessage reaches the page.
+    assert.doesNotMatch(String(await page.locator('#result').innerText()), /issuer|refused|refusalCode|insufficient funds/i);
+    assert.deepEqual([...languages], ['pt-BR']);
+    await page.locator('#lang-toggle').click();
+    assert.equal(await page.locator('#result-text').textContent(), 'The issuing bank refused the payment: insufficient funds.');
+    assert.equal(await page.locator('#result-refusal').textContent(), 'Refusal code: insufficient_funds');
     // A sale that took no money shows no fee ("Tarifa") and no net, rather than amounts it never had.
     for (const selector of ['#result-fee', '#result-net', 'dt[data-i18n="factFee"]', 'dt[data-i18n="factNet"]']) {
       assert.equal(await page.locator(selector).isHidden(), true, `${selector} is hidden`);

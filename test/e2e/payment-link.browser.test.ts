@@ -130,6 +130,8 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
       test('a refused card: told why in Portuguese (or English), then paid with another card', async () => {
         const link = await createLink({ paymentMethods: ['CREDIT_CARD'] });
         const { page, problems } = await open(link.url, shape);
+        const languages = new Set<string>();
+        page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/pay/') && r.resourceType() === 'fetch') languages.add(String(r.headers()['accept-language'])); });
         await page.locator('#lang-toggle').click();
         assert.equal(await page.locator('#submit').textContent(), 'Continue to card');
         await page.locator('#lang-toggle').click();
@@ -140,6 +142,9 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
         assert.equal(await page.locator('#result-title').textContent(), 'Pagamento recusado');
         assert.equal(await page.locator('#result-text').textContent(), 'O banco emissor recusou o pagamento: saldo insuficiente.');
+        // Only Portuguese: none of the acquirer's English refusalMessage, and the page asks the API in its language.
+        assert.doesNotMatch(String(await page.locator('#result').innerText()), /issuer|refused|insufficient funds/i);
+        assert.deepEqual([...languages], ['pt-BR']);
         assert.equal(await page.locator('#result-state').textContent(), 'Recusado');
         await shot(page, `${shape.name}-card-refused`);
         await page.locator('#lang-toggle').click();
@@ -163,6 +168,10 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         const { page, problems } = await open(link.url, shape);
         await page.locator('#tab-PIX').click();
         await fillBuyer(page);
+        // An alphanumeric CNPJ typed in lowercase with punctuation: the page shows it formatted and sends it bare.
+        await page.locator('#buyer-document').fill('12.abc.345/01de-35');
+        await page.locator('#buyer-email').focus();
+        assert.equal(await page.locator('#buyer-document').inputValue(), '12.ABC.345/01DE-35');
         await page.locator('#submit').click();
         await page.locator('#pix-step').waitFor({ state: 'visible' });
         assert.match(String(await page.locator('#pix-qr').getAttribute('src')), /^data:image\/png;base64,/);
@@ -175,6 +184,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
         await assertNoOverflow(page);
         await shot(page, `${shape.name}-pix-waiting`);
         const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
+        assert.equal(sales.data[0].buyer.document, '12ABC34501DE35');
         const paid = await server.api(`/v2/sandbox/transactions/${sales.data[0].id}/pay`, { method: 'POST' });
         assert.equal(paid.status, 200);
         await page.locator('#result').waitFor({ state: 'visible', timeout: 15_000 });

@@ -12,7 +12,8 @@
  *     example extracted from the README's "Receiver's guide" (so the README
  *     is proven correct). Headers, the body against GET /v2/transactions/{id}
  *     read right after each step, GET /v2/events/{id} against the received
- *     bytes, and the delivery log. Also: an answer held 1 s is still success;
+ *     bytes, and the delivery log. The Standard Webhooks headers are checked
+ *     with the `standardwebhooks` library. Also: an answer held 1 s is still success;
  *     a resend answered 503 carries the same bytes, is logged as failed and
  *     (sandbox) not retried.
  *  2. Without WEBHOOK_ALLOW_LOOPBACK the same registration is 422
@@ -36,6 +37,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
+import { Webhook } from 'standardwebhooks';
 import { DELIVERY_LEASE_MS } from '../../src/modules/webhooks/index.js';
 import { startHttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.js';
 import { createSelfSignedCert, type SelfSignedCert } from '../helpers/test-ca.js';
@@ -301,12 +303,12 @@ async function attempts(api: Api, webhookId: string): Promise<Json[]> {
   return (await json(await api(`/v2/webhooks/${webhookId}/deliveries?limit=100`), 200)).data as Json[];
 }
 
-/** Polls the delivery log until it has `count` attempts (≤ timeoutMs). */
+/** Polls the delivery log until `count` deliveries have been attempted (≤ timeoutMs); a delivery not sent yet is listed too. */
 async function waitForAttempts(api: Api, webhookId: string, count: number, timeoutMs = 10_000): Promise<Json[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const log = await attempts(api, webhookId);
-    if (log.length >= count || Date.now() > deadline) return log;
+    if (log.filter((d) => d.attempt > 0).length >= count || Date.now() > deadline) return log;
     await sleep(100);
   }
 }
@@ -369,6 +371,9 @@ test('over HTTPS: transaction.created then transaction.paid, signed, equal to th
     assert.equal(req.state, 'answered');
     assertSignedByOwnCode(req, hook.secret);
     assertSignedByReadme(verifyWebhook, req, hook.secret);
+    // The Standard Webhooks headers, checked by the standardwebhooks library (signature and timestamp tolerance).
+    assert.deepEqual(new Webhook(hook.secret).verify(req.body.toString('utf8'), req.headers as Record<string, string>), parsed(req));
+    assert.equal(req.headers['webhook-id'], parsed(req).id, 'webhook-id is the event id');
 
     const body = parsed(req);
     assert.deepEqual(Object.keys(body).sort(), ['createdAt', 'data', 'id', 'type']);
@@ -414,6 +419,8 @@ test('over HTTPS: transaction.created then transaction.paid, signed, equal to th
   assert.equal(resentReq.status, 503);
   const afterResend = await waitForAttempts(api, hook.id, 3);
   const failed = afterResend.filter((a) => a.statusCode === 503);
+  assert.deepEqual(failed.map((a) => a.id), resent.deliveries.map((d: Json) => d.id), 'the log lists the delivery under the id the resend answered');
+  assert.ok(new Webhook(hook.secret).verify(resentReq.body.toString('utf8'), resentReq.headers as Record<string, string>), 'a resend is signed anew, Standard Webhooks too');
   assert.deepEqual(failed.map((a) => [a.eventId, a.attempt, a.succeeded]), [[eventIds[1], 1, false]]);
   await sleep(1_500);
   assert.equal(receiver.requests.length, 3, 'sandbox: one attempt, no retry');

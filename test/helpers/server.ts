@@ -94,7 +94,7 @@ export interface TestServer {
   api(pathname: string, init?: ApiInit): Promise<Response>;
   /** SIGTERM, wait for exit; unless `keep`, drop the database and remove DATA_DIR. */
   stop(opts?: { keep?: boolean }): Promise<ExitInfo>;
-  /** Runs `svc <args>` against the same DATABASE_URL / DATA_DIR (PGlite: only while stopped). */
+  /** Runs `svc <args>` against the same DATABASE_URL / DATA_DIR (PGlite: through the running server, see src/operator/). */
   cli(...args: string[]): Promise<CliResult>;
 }
 
@@ -329,7 +329,7 @@ export async function waitUntilReady(proc: SvcProcess, url: string, ready: () =>
     if (exit) {
       throw new LaunchError(
         `${name} exited (${exit.code ?? exit.signal}) before it was ready\n--- stdout\n${proc.stdout()}\n--- stderr\n${proc.stderr()}`,
-        /EADDRINUSE/.test(proc.output()),
+        /port \d+ is in use; set (VAULT_)?PORT/.test(proc.output()),
       );
     }
     if (Date.now() > deadline) {

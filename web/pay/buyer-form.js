@@ -50,8 +50,10 @@ export function renderStates() {
   }
 }
 
-/** Digits only: what the API takes for a tax id or a CEP. */
+/** Digits only: what the API takes for a CEP. */
 const digits = (id) => $(id).value.replace(/\D/g, '');
+/** A tax id as the API takes it: the punctuation typed dropped, the letters of an alphanumeric CNPJ in capitals. */
+const taxIdOf = (id) => $(id).value.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 
 /** The buyer as the API takes it, or null with every problem shown under its field (the first one focused). */
 export function readBuyer(method) {
@@ -59,8 +61,8 @@ export function readBuyer(method) {
   const problems = [];
   const name = $('buyer-name').value.trim();
   if (!name) problems.push(['buyer.name', t('invalidName')]);
-  const document = digits('buyer-document');
-  if (!(document.length === 11 || document.length === 14) || !isValidTaxId(document)) problems.push(['buyer.document', t('invalidDocument')]);
+  const document = taxIdOf('buyer-document');
+  if (!isValidTaxId(document)) problems.push(['buyer.document', t('invalidDocument')]);
   const email = $('buyer-email').value.trim();
   if (!EMAIL.test(email)) problems.push(['buyer.email', t('invalidEmail')]);
   const buyer = { name, document, email };
@@ -82,11 +84,12 @@ export function readBuyer(method) {
   return buyer;
 }
 
-/** Formats the tax id as it is typed out of focus (000.000.000-00 / 00.000.000/0000-00). */
+/** Formats the tax id as it is typed out of focus (000.000.000-00 / 00.000.000/0000-00, letters of an alphanumeric CNPJ in capitals). */
 export function installMasks() {
   $('buyer-document').addEventListener('blur', (ev) => {
-    const d = ev.target.value.replace(/\D/g, '');
-    if (d.length === 11 || d.length === 14) ev.target.value = taxId(d);
+    const doc = taxIdOf('buyer-document');
+    const formatted = taxId(doc);
+    if (formatted !== doc) ev.target.value = formatted;
   });
   $('address-zipCode').addEventListener('blur', (ev) => {
     const d = ev.target.value.replace(/\D/g, '');

@@ -30,7 +30,7 @@ export function showError(err) {
   const rest = details.filter((d) => !showFieldError(d.field, d.message));
   if (details.length > 0 && rest.length === 0) return;
   $('error-code').textContent = err && err.code ? err.code : 'ERROR';
-  // The server words its errors in English: a code the page knows is told in the page's language.
+  // A code the page knows is told in its own words; the rest arrive in the page's language (Accept-Language).
   $('error-message').textContent = (err && err.code && ownText('error_' + err.code)) || (err && err.message) || String(err);
   const list = $('error-details');
   clear(list);

@@ -26,9 +26,9 @@ export function digitableLine(line) {
     d.slice(21, 26) + '.' + d.slice(26, 32) + ' ' + d.slice(32, 33) + ' ' + d.slice(33);
 }
 
-/** CPF 000.000.000-00, CNPJ 00.000.000/0000-00. */
+/** CPF 000.000.000-00, CNPJ 00.000.000/0000-00 (the alphanumeric CNPJ too: 12.ABC.345/01DE-35). */
 export function taxId(doc) {
   if (/^\d{11}$/.test(doc)) return doc.replace(/^(\d{3})(\d{3})(\d{3})(\d{2})$/, '$1.$2.$3-$4');
-  if (/^\d{14}$/.test(doc)) return doc.replace(/^(\d{2})(\d{3})(\d{3})(\d{4})(\d{2})$/, '$1.$2.$3/$4-$5');
+  if (/^[0-9A-Z]{12}\d{2}$/.test(doc)) return doc.replace(/^(.{2})(.{3})(.{3})(.{4})(\d{2})$/, '$1.$2.$3/$4-$5');
   return doc;
 }

@@ -14,6 +14,8 @@ import * as m007 from './007-card-outcome-reconciliation.js';
 import * as m008 from './008-payment-providers.js';
 import * as m009 from './009-refunds.js';
 import * as m010 from './010-payment-links.js';
+import * as m011 from './011-transaction-version.js';
+import * as m012 from './012-webhook-delivery-log.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -26,4 +28,6 @@ export const migrations: Record<string, Migration> = {
   '008-payment-providers': m008,
   '009-refunds': m009,
   '010-payment-links': m010,
+  '011-transaction-version': m011,
+  '012-webhook-delivery-log': m012,
 };

@@ -4,7 +4,7 @@
  */
 import type { FeePlan } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
-import { isValidTaxId } from '../../lib/tax-id.js';
+import { taxIdProblem } from '../../lib/tax-id.js';
 import { SCOPES } from './api-keys.js';
 
 /** The highest rate an operator may set, in basis points (20 %). */
@@ -19,7 +19,8 @@ export function checkName(name: string): DomainError | undefined {
 }
 
 export function checkDocument(document: string): DomainError | undefined {
-  return isValidTaxId(document) ? undefined : invalid(`document ${document} is not a valid CPF (11 digits) or CNPJ (14 digits)`);
+  const problem = taxIdProblem(document);
+  return problem ? invalid(`document ${document} ${problem}`) : undefined;
 }
 
 export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefined {

@@ -21,7 +21,7 @@ import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import type { CompanyService } from '../companies/index.js';
 import { unstoredRecorder } from '../idempotency/index.js';
-import { IntentSchema, type CreateIntentInput, type PaymentIntentService } from '../payment-intents/index.js';
+import { IntentSchema, SANDBOX_BUYER, type CreateIntentInput, type PaymentIntentService } from '../payment-intents/index.js';
 import { TransactionSchema, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { DEMO } from './fixtures.js';
 
@@ -30,13 +30,8 @@ const DEMO_DEFAULT_AMOUNT_CENTS = 15_990;
 /** R$ 999.999,99: the most the demo page charges. */
 const DEMO_MAX_AMOUNT_CENTS = 99_999_999;
 
-/** The fixed buyer of every demo sale (a valid CPF; an address, which boleto requires). */
-const DEMO_BUYER = {
-  name: 'Maria da Silva',
-  document: '52998224725',
-  email: 'comprador.demo@example.com',
-  address: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100' },
-} as const satisfies CreateIntentInput['buyer'];
+/** The fixed buyer of every demo sale, under the e-mail the demo page shows. */
+const DEMO_BUYER = { ...SANDBOX_BUYER, email: 'comprador.demo@example.com' } satisfies CreateIntentInput['buyer'];
 
 const DemoIntentBody = Type.Object(
   {

@@ -27,12 +27,20 @@ export function insertEventQuery(qc: QueryCreator<Database>, row: NewEvent) {
     .values({ id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at });
 }
 
-/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
-export async function listEvents(ex: Db, companyId: string, f: { limit: number; startingAfter?: string | undefined; type?: EventType | undefined }): Promise<StoredEvent[]> {
+/**
+ * Newest first; keyset paging on the time-ordered id (lib/paging.ts). With
+ * `after`, the other way: the events with a greater id, oldest first.
+ */
+export async function listEvents(
+  ex: Db,
+  companyId: string,
+  f: { limit: number; startingAfter?: string | undefined; after?: string | undefined; type?: EventType | undefined },
+): Promise<StoredEvent[]> {
   let query = ex.selectFrom('events').select(['id', 'type', 'body']).where('company_id', '=', companyId);
   if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.after) query = query.where('id', '>', f.after);
   if (f.type) query = query.where('type', '=', f.type);
-  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
+  return query.orderBy('id', f.after ? 'asc' : 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
 export async function findEvent(ex: Db, companyId: string, id: string): Promise<StoredEvent | undefined> {

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
-import { errors, IdParams, listEnvelope } from '../../http/common-schemas.js';
+import { IdParams, listEnvelope } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
 import { EventListQuery, EventSchema, ResendBody, ResendResponse } from './schemas.js';
 import type { EventService } from './service.js';
@@ -14,7 +14,7 @@ export function eventRoutes(app: FastifyInstance, events: EventService): void {
     '/v2/events',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags: ['Events'], summary: 'List events, newest first', querystring: EventListQuery, response: { 200: listEnvelope(EventSchema), ...errors(400, 403) } },
+      schema: { operationId: 'listEvents', tags: ['Events'], summary: 'List events, newest first (with after: the later ones, oldest first)', querystring: EventListQuery, response: { 200: listEnvelope(EventSchema) } },
     },
     async (request, reply) => respond(request, reply.type(JSON_TYPE), await events.list(authOf(request).companyId, request.query)),
   );
@@ -23,7 +23,7 @@ export function eventRoutes(app: FastifyInstance, events: EventService): void {
     '/v2/events/:id',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags: ['Events'], summary: 'Get an event exactly as delivered', params: IdParams, response: { 200: EventSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getEvent', tags: ['Events'], summary: 'Get an event exactly as delivered', params: IdParams, response: { 200: EventSchema } },
     },
     async (request, reply) => respond(request, reply.type(JSON_TYPE), await events.get(authOf(request).companyId, request.params.id)),
   );
@@ -33,12 +33,13 @@ export function eventRoutes(app: FastifyInstance, events: EventService): void {
     {
       config: { scope: 'webhooks:write' },
       schema: {
+        operationId: 'resendEvent',
         tags: ['Events'],
         summary: 'Deliver an event again (same id and body, new timestamp and signature)',
         description: 'Body {"webhookId": "whk_…"} sends to one registration; without it, to every active registration that selected the type.',
         params: IdParams,
         body: ResendBody,
-        response: { 202: ResendResponse, ...errors(400, 403, 404) },
+        response: { 202: ResendResponse },
       },
     },
     async (request, reply) => respond(request, reply, await events.resend(authOf(request).companyId, request.params.id, request.body?.webhookId)),

@@ -20,16 +20,25 @@ export const EventSchema = Type.Object(
 );
 
 export const EventListQuery = Type.Object(
-  { ...PageQuery.properties, type: Type.Optional(Type.Enum(EVENT_TYPES)) },
+  {
+    ...PageQuery.properties,
+    type: Type.Optional(Type.Enum(EVENT_TYPES)),
+    after: Type.Optional(
+      Type.String({
+        pattern: '^evt_[0-9a-z]{26}$',
+        description: 'the events that came after this one, oldest first (a feed to follow, as svc listen does); not with startingAfter',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 export const ResendBody = Type.Union([
   Type.Object({ webhookId: Type.Optional(Type.String({ pattern: '^whk_', maxLength: 64 })) }, { additionalProperties: false }),
   Type.Null(),
-]);
+], { examples: [{}] });
 
 export const ResendResponse = Type.Object({
   eventId: Type.String(),
   deliveries: Type.Array(Type.Object({ id: Type.String(), webhookId: Type.String() })),
-});
+}, { $id: 'EventResend' });

@@ -10,7 +10,7 @@
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
 import type { Clock } from '../../lib/clock.js';
-import { notFound, type Outcome } from '../../lib/domain-error.js';
+import { notFound, validationError, type Outcome } from '../../lib/domain-error.js';
 import { isId } from '../../lib/ids.js';
 import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import type { Delivery, DeliveryFanOut } from './outbox.js';
@@ -31,10 +31,11 @@ export interface ResendResult {
 export class EventService {
   constructor(private readonly deps: EventDeps) {}
 
-  /** Events newest first, as one JSON text: the stored bodies joined into the page. */
-  async list(companyId: string, q: { limit?: number; startingAfter?: string; type?: EventType }): Promise<string> {
+  /** Events newest first (with `after`: the later ones, oldest first), as one JSON text: the stored bodies joined into the page. */
+  async list(companyId: string, q: { limit?: number; startingAfter?: string; after?: string; type?: EventType }): Promise<Outcome<string>> {
+    if (q.after && q.startingAfter) return validationError('after', 'cannot be combined with startingAfter');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await repo.listEvents(this.deps.db, companyId, { limit, startingAfter: q.startingAfter, type: q.type });
+    const rows = await repo.listEvents(this.deps.db, companyId, { limit, startingAfter: q.startingAfter, after: q.after, type: q.type });
     const page = toPage(rows, limit);
     return eventPage(page.data.map((r) => r.body), page.hasMore);
   }

@@ -2,19 +2,31 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
+import { localizeBody } from '../../lib/i18n/localize.js';
 
 /** How long a claimed key belongs to its request before a retry may take it over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
 /** How long a key is remembered. */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 
-/** What makes two requests "the same" for a key: method, route pattern, path parameters, canonical body. */
+/**
+ * What makes two requests "the same" for a key: method, route pattern, path
+ * parameters, canonical body. No body and an empty object are one request (a
+ * bodiless confirm retried by a client that sends `{}`), as the routes treat them.
+ */
 export function requestFingerprint(method: string, routeUrl: string, params: unknown, body: unknown): string {
-  const text = `${method} ${routeUrl}\n${canonicalJson(params ?? {})}\n${canonicalJson(body ?? null)}`;
+  const canonicalBody = canonicalJson(body ?? null);
+  const text = `${method} ${routeUrl}\n${canonicalJson(params ?? {})}\n${canonicalBody === '{}' ? 'null' : canonicalBody}`;
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** The exact bytes of a response body: an error's spec body, or the JSON of a view. */
-export function responseBytes(outcome: Outcome<unknown>): string {
-  return isDomainError(outcome) ? JSON.stringify(outcome.toBody()) : JSON.stringify(outcome);
+/**
+ * The exact bytes of a response body: an error's spec body in the language
+ * of the request that stored it, or the JSON of a view. A replay sends these
+ * bytes, so it answers in the first request's language whatever its own
+ * Accept-Language says.
+ */
+export function responseBytes(outcome: Outcome<unknown>, language: Language = DEFAULT_LANGUAGE): string {
+  return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : JSON.stringify(outcome);
 }

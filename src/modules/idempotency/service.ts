@@ -42,6 +42,7 @@ import type { Database } from '../../db/types.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
 import * as repo from './repo.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes } from './rules.js';
 
@@ -88,10 +89,12 @@ export class IdempotencyScope implements ResponseRecorder {
     readonly companyId: string,
     readonly key: string,
     private readonly recovering = false,
+    /** The language its error response is stored in: the request's (a replay sends the same bytes). */
+    private readonly language: Language = DEFAULT_LANGUAGE,
   ) {}
 
   async save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void> {
-    const body = responseBytes(outcome);
+    const body = responseBytes(outcome, this.language);
     const errorStatus = isDomainError(outcome) ? this.deps.statusOf(outcome) : undefined;
     const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, this.deps.sealer.seal(body));
     if (status === undefined) {
@@ -118,11 +121,12 @@ export class UnclaimedKey {
     readonly key: string,
     private readonly fingerprint: string,
     private readonly successStatus: number,
+    private readonly language: Language,
   ) {}
 
   /** The usual claim (IdempotencyService.claim), for a request that cannot do its work in one statement. */
   claim(): Promise<Outcome<Claim>> {
-    return this.service.claim(this.companyId, this.key, this.fingerprint, this.successStatus);
+    return this.service.claim(this.companyId, this.key, this.fingerprint, this.successStatus, this.language);
   }
 
   /** The key inserted DONE with `outcome` as its response, for the request's statement; it aborts the statement when the key exists (`isKeyTaken`). */
@@ -134,7 +138,7 @@ export class UnclaimedKey {
       fingerprint: this.fingerprint,
       successStatus: this.successStatus,
       status,
-      sealedBody: this.deps.sealer.seal(responseBytes(outcome)),
+      sealedBody: this.deps.sealer.seal(responseBytes(outcome, this.language)),
       now: this.deps.clock.now(),
     };
     return (qc) => repo.insertDoneQuery(qc, row);
@@ -155,13 +159,13 @@ export class UnclaimedKey {
    */
   markDone(outcome: Outcome<unknown>): UpdateFragment {
     const status = isDomainError(outcome) ? this.deps.statusOf(outcome) : this.successStatus;
-    const sealedBody = this.deps.sealer.seal(responseBytes(outcome));
+    const sealedBody = this.deps.sealer.seal(responseBytes(outcome, this.language));
     return (qc) => repo.markDoneQuery(qc, this.companyId, this.key, status, sealedBody);
   }
 
   /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */
   claimed(): IdempotencyScope {
-    return new IdempotencyScope(this.deps, this.companyId, this.key);
+    return new IdempotencyScope(this.deps, this.companyId, this.key, false, this.language);
   }
 
   /** Whether a statement failed because the key exists (another request holds or held it): claim it then. */
@@ -174,18 +178,18 @@ export class IdempotencyService {
   constructor(private readonly deps: IdempotencyDeps) {}
 
   /** A key left unclaimed for a request that may store its response in the statement doing its work (UnclaimedKey). */
-  unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number): UnclaimedKey {
-    return new UnclaimedKey(this, this.deps, companyId, key, fingerprint, successStatus);
+  unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language = DEFAULT_LANGUAGE): UnclaimedKey {
+    return new UnclaimedKey(this, this.deps, companyId, key, fingerprint, successStatus, language);
   }
 
   /** Claims `key` for a request with this fingerprint, or answers the stored response of an earlier one. */
-  async claim(companyId: string, key: string, fingerprint: string, successStatus: number): Promise<Outcome<Claim>> {
+  async claim(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language = DEFAULT_LANGUAGE): Promise<Outcome<Claim>> {
     const { db, clock, sealer } = this.deps;
     const now = clock.now();
     const lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repo.insertStarted(db, { companyId, key, fingerprint, successStatus, lease, now })) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, false, language) };
       }
       const row = await repo.findKey(db, companyId, key);
       if (!row) continue; // released between our insert and select: try again
@@ -202,7 +206,7 @@ export class IdempotencyService {
       if (row.locked_until.getTime() > now.getTime()) return inUse();
       // The first request died holding the key: take it over.
       if (await repo.takeOver(db, companyId, key, row.locked_until, lease)) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, false, language) };
       }
     }
     return inUse();

@@ -6,4 +6,4 @@ export const NotificationBody = Type.Unsafe<unknown>({ type: 'object', descripti
 
 export const NotificationReceipt = Type.Object({
   received: Type.Integer({ description: 'payment ids stored for verification with the provider' }),
-});
+}, { $id: 'NotificationReceipt' });

@@ -488,6 +488,7 @@ function newTransactionRow(intent: PaymentIntentRow, seller: SellerProfile, deta
     canceled_at: null,
     created_at: now,
     updated_at: now,
+    version: 1,
   };
 }
 

@@ -16,11 +16,12 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       // A Pix or boleto create-and-confirm stores its response in the statements that do its work (createAtOnce).
       config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
       schema: {
+        operationId: 'createPaymentIntent',
         tags: ['Payment intents'],
         summary: 'Create a payment intent (with confirm: true, also confirm it)',
         headers: IdempotencyHeaders,
         body: CreateIntentBody,
-        response: { 201: IntentSchema, ...errors(400, 403, 409, 422, 502) },
+        response: { 201: IntentSchema, ...errors('SPLIT_INVALID', 'SPLIT_RECIPIENT_NOT_FOUND', 'PAYMENT_METHOD_UNAVAILABLE', 'PROVIDER_ERROR') },
       },
     },
     async (request, reply) => {
@@ -36,7 +37,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     '/v2/payment-intents/:id',
     {
       config: { scope: 'payments:read' },
-      schema: { tags: ['Payment intents'], summary: 'Get a payment intent', params: IdParams, response: { 200: IntentSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getPaymentIntent', tags: ['Payment intents'], summary: 'Get a payment intent', params: IdParams, response: { 200: IntentSchema } },
     },
     async (request, reply) => respond(request, reply, await intents.get(authOf(request).companyId, request.params.id)),
   );
@@ -47,13 +48,14 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       // A Pix or boleto confirm with a provider that is called stores its key in its claim (confirmAtOnce).
       config: { scope: 'payments:write', idempotency: 'required', claimInHandler: true },
       schema: {
+        operationId: 'confirmPaymentIntent',
         tags: ['Payment intents'],
         summary: 'Confirm a payment intent: it becomes a transaction',
         description: 'Idempotency-Key is required. Pix and boleto: no body. Card: {"token": "vtk_…"}.',
         headers: IdempotencyHeaders,
         params: IdParams,
         body: ConfirmBody,
-        response: { 201: TransactionSchema, ...errors(400, 403, 404, 409, 422, 502) },
+        response: { 201: TransactionSchema, ...errors('TOKEN_REQUIRED', 'INTENT_ALREADY_PROCESSED', 'INTENT_EXPIRED', 'PAYMENT_METHOD_UNAVAILABLE', 'PROVIDER_ERROR') },
       },
     },
     async (request, reply) => {
@@ -71,11 +73,12 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     {
       config: { scope: 'payments:write', idempotency: 'optional' },
       schema: {
+        operationId: 'cancelPaymentIntent',
         tags: ['Payment intents'],
         summary: 'Cancel an unconfirmed payment intent',
         headers: IdempotencyHeaders,
         params: IdParams,
-        response: { 200: IntentSchema, ...errors(400, 403, 404, 409) },
+        response: { 200: IntentSchema, ...errors('INTENT_ALREADY_PROCESSED', 'INTENT_EXPIRED') },
       },
     },
     async (request, reply) => respond(request, reply, await intents.cancel(authOf(request).companyId, request.params.id, request.idempotency)),

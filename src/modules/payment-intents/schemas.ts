@@ -1,6 +1,6 @@
 /** TypeBox schemas of the payment intent resource and its requests. */
 import { Type, type Static } from 'typebox';
-import { Timestamp } from '../../http/common-schemas.js';
+import { TaxId, Timestamp } from '../../http/common-schemas.js';
 import { MAX_AMOUNT_CENTS } from '../../lib/money.js';
 import { BuyerSchema, MetadataSchema, PAYMENT_METHODS, TransactionSchema } from '../transactions/index.js';
 
@@ -9,13 +9,21 @@ export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
 export const SplitRuleSchema = Type.Object(
   {
-    recipientDocument: Type.String({ pattern: '^[0-9]+$', maxLength: 14, description: 'CPF or CNPJ of an approved account, digits only' }),
+    recipientDocument: TaxId('CPF or CNPJ (numeric or alphanumeric) of an approved account, no punctuation'),
     type: Type.Enum(['PERCENTAGE', 'FIXED']),
     percentage: Type.Optional(Type.Number({ description: 'with PERCENTAGE; at most 2 decimal places (10.5 = 10.5 %)' })),
     amountCents: Type.Optional(Type.Integer({ description: 'with FIXED; centavos' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'SplitRule' },
 );
+
+/** A buyer the sandbox accepts for every method (a valid CPF; the address a boleto needs): the reference's examples, the demo, `svc trigger`. */
+export const SANDBOX_BUYER = {
+  name: 'Maria da Silva',
+  document: '52998224725',
+  email: 'maria@example.com',
+  address: { street: 'Avenida Paulista', number: '1000', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', zipCode: '01310100' },
+} as const;
 
 export const CreateIntentBody = Type.Object(
   {
@@ -41,7 +49,15 @@ export const CreateIntentBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // The API reference's examples; each succeeds in the sandbox (test/api/openapi.test.ts sends them).
+    examples: [
+      { amountCents: 15990, paymentMethod: 'PIX', confirm: true, referenceId: 'order-1001', buyer: SANDBOX_BUYER },
+      { amountCents: 15990, paymentMethod: 'CREDIT_CARD', installments: 3, referenceId: 'order-1002', buyer: SANDBOX_BUYER },
+      { amountCents: 15990, paymentMethod: 'BOLETO', confirm: true, referenceId: 'order-1003', buyer: SANDBOX_BUYER },
+    ],
+  },
 );
 export type CreateIntentInput = Static<typeof CreateIntentBody>;
 
@@ -55,6 +71,7 @@ export const ConfirmBody = Type.Unsafe<{ token?: string } | null>({
   properties: { token: { type: 'string', pattern: '^vtk_', maxLength: 4100, description: 'vault token; card only' } },
   additionalProperties: false,
   description: 'No body for Pix and boleto',
+  examples: [{}],
 });
 
 export const CardTokenizationSchema = Type.Object({
@@ -68,7 +85,7 @@ export const CardTokenizationSchema = Type.Object({
     n: Type.String(),
     e: Type.String(),
   }),
-});
+}, { $id: 'CardTokenization', description: 'How the buyer\'s page tokenizes the card at the vault' });
 export type CardTokenization = Static<typeof CardTokenizationSchema>;
 
 export const IntentSchema = Type.Object(

@@ -39,6 +39,8 @@ const TAGS = ['Hosted payment page (public)'];
 const TOKEN_HEADER = 'x-pay-token';
 /** The page polls a Pix every few seconds: the poll gets ten times the address's allowance of payments. */
 const POLLS_PER_PAYMENT = 10;
+/** What the page's POSTs answer before any rule: not from the page (Origin, X-Pay-Token), or too many. */
+const PAGE_ERRORS = ['FORBIDDEN', 'RATE_LIMITED'] as const;
 
 /** A sale's state is the buyer's alone: never cached by the browser or a proxy. */
 function noStore<T>(reply: FastifyReply, outcome: Outcome<T>): FastifyReply {
@@ -99,12 +101,13 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
     {
       preHandler: [fromThePage, perAddress, perLink],
       schema: {
+        operationId: 'payThroughPaymentPage',
         tags: TAGS,
         summary: "The hosted page starts the buyer's payment (card intent, or Pix / boleto charge)",
         headers: PageHeaders,
         params: PageParams,
         body: PagePayBody,
-        response: { 201: PageChargeSchema, ...errors(400, 403, 404, 409, 422, 502) },
+        response: { 201: PageChargeSchema, ...errors(...PAGE_ERRORS, 'PAYMENT_LINK_UNAVAILABLE', 'SPLIT_INVALID', 'SPLIT_RECIPIENT_NOT_FOUND', 'PAYMENT_METHOD_UNAVAILABLE', 'PROVIDER_ERROR') },
       },
     },
     async (request, reply) => {
@@ -118,12 +121,13 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
     {
       preHandler: [fromThePage, perAddress],
       schema: {
+        operationId: 'confirmPaymentPageCard',
         tags: TAGS,
         summary: "The hosted page confirms the buyer's card intent with the vault's token",
         headers: PageHeaders,
         params: PageItemParams,
         body: PageConfirmBody,
-        response: { 201: PagePaymentSchema, ...errors(400, 403, 404, 409, 422, 502) },
+        response: { 201: PagePaymentSchema, ...errors(...PAGE_ERRORS, 'TOKEN_REQUIRED', 'INTENT_ALREADY_PROCESSED', 'INTENT_EXPIRED', 'PROVIDER_ERROR') },
       },
     },
     async (request, reply) => {
@@ -136,7 +140,13 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
     '/pay/:id/transactions/:itemId',
     {
       preHandler: [polls],
-      schema: { tags: TAGS, summary: 'The state of a sale of the link, as the page polls it', params: PageItemParams, response: { 200: PagePaymentSchema, ...errors(400, 404) } },
+      schema: {
+        operationId: 'getPaymentPagePayment',
+        tags: TAGS,
+        summary: 'The state of a sale of the link, as the page polls it',
+        params: PageItemParams,
+        response: { 200: PagePaymentSchema, ...errors('RATE_LIMITED') },
+      },
     },
     async (request, reply) => {
       const payment = await pages.payment(request.params.id, request.params.itemId);

@@ -15,11 +15,12 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
     {
       config: { scope: 'payments:write', idempotency: 'optional' },
       schema: {
+        operationId: 'createPaymentLink',
         tags: TAGS,
         summary: 'Create a payment link: a hosted page (its `url`) where buyers pay',
         headers: IdempotencyHeaders,
         body: CreateLinkBody,
-        response: { 201: LinkSchema, ...errors(400, 403, 409, 422) },
+        response: { 201: LinkSchema, ...errors('SPLIT_INVALID', 'SPLIT_RECIPIENT_NOT_FOUND') },
       },
     },
     async (request, reply) => respond(request, reply, await links.create(authOf(request).companyId, request.body, request.idempotency)),
@@ -29,7 +30,13 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
     '/v2/payment-links',
     {
       config: { scope: 'payments:read' },
-      schema: { tags: TAGS, summary: 'List payment links, newest first', querystring: LinkListQuery, response: { 200: listEnvelope(LinkSchema), ...errors(400, 403) } },
+      schema: {
+        operationId: 'listPaymentLinks',
+        tags: TAGS,
+        summary: 'List payment links, newest first',
+        querystring: LinkListQuery,
+        response: { 200: listEnvelope(LinkSchema) },
+      },
     },
     async (request, reply) => respond(request, reply, await links.list(authOf(request).companyId, request.query)),
   );
@@ -38,7 +45,7 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
     '/v2/payment-links/:id',
     {
       config: { scope: 'payments:read' },
-      schema: { tags: TAGS, summary: 'Get a payment link', params: IdParams, response: { 200: LinkSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getPaymentLink', tags: TAGS, summary: 'Get a payment link', params: IdParams, response: { 200: LinkSchema } },
     },
     async (request, reply) => respond(request, reply, await links.get(authOf(request).companyId, request.params.id)),
   );
@@ -48,11 +55,12 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
     {
       config: { scope: 'payments:write', idempotency: 'optional' },
       schema: {
+        operationId: 'cancelPaymentLink',
         tags: TAGS,
         summary: 'Cancel a payment link: its page takes no more payments',
         headers: IdempotencyHeaders,
         params: IdParams,
-        response: { 200: LinkSchema, ...errors(400, 403, 404) },
+        response: { 200: LinkSchema },
       },
     },
     async (request, reply) => respond(request, reply, await links.cancel(authOf(request).companyId, request.params.id, request.idempotency)),

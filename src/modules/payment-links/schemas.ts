@@ -25,7 +25,7 @@ export const CreateLinkBody = Type.Object(
     metadata: Type.Optional(MetadataSchema),
     referenceId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "the seller's own id; each sale's referenceId (default: the link's id)" })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ amountCents: 15990, description: 'Camiseta azul', paymentMethods: ['PIX', 'CREDIT_CARD'], maxInstallments: 3 }] },
 );
 export type CreateLinkInput = Static<typeof CreateLinkBody>;
 
@@ -89,7 +89,7 @@ export const PagePaymentSchema = Type.Object({
   pix: Type.Optional(Type.Object({ qrCode: Type.String(), qrCodeImageBase64: Type.String(), expiresAt: Timestamp })),
   boleto: Type.Optional(Type.Object({ digitableLine: Type.String(), barcode: Type.String(), dueDate: Type.String(), url: Type.Optional(Type.String()) })),
   card: Type.Optional(Type.Object({ brand: Type.String(), last4: Type.String(), refusalCode: Type.Optional(Type.String()), refusalMessage: Type.Optional(Type.String()) })),
-});
+}, { $id: 'PaymentPagePayment' });
 export type PagePayment = Static<typeof PagePaymentSchema>;
 
 /** The page's answer to "pay": a card intent to tokenize for, or the Pix / boleto charge to pay. */
@@ -97,7 +97,7 @@ export const PageChargeSchema = Type.Object({
   intentId: Type.String(),
   cardTokenization: Type.Optional(CardTokenizationSchema),
   payment: Type.Optional(PagePaymentSchema),
-});
+}, { $id: 'PaymentPageCharge' });
 export type PageCharge = Static<typeof PageChargeSchema>;
 
 /** The page's CSRF token, which GET /pay/{id} put in the page. */

@@ -18,7 +18,7 @@ export type ChargeMethod = 'PIX' | 'BOLETO' | 'CREDIT_CARD';
 /** The buyer as the payment intent holds it. */
 export interface ChargeBuyer {
   name: string;
-  /** CPF (11 digits) or CNPJ (14 digits). */
+  /** CPF (11 digits) or CNPJ (14 characters, numeric or alphanumeric), without punctuation. */
   document: string;
   email?: string;
   address?: { street: string; number: string; complement?: string; neighborhood: string; city: string; state: string; zipCode: string };

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
-import { errors, listEnvelope } from '../../http/common-schemas.js';
+import { listEnvelope } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
 import { ReceivableListItem, ReceivableListQuery } from './schemas.js';
 import type { ReceivableService } from './service.js';
@@ -13,11 +13,12 @@ export function receivableRoutes(app: FastifyInstance, receivables: ReceivableSe
     {
       config: { scope: 'payments:read' },
       schema: {
+        operationId: 'listReceivables',
         tags: ['Receivables'],
         summary: 'List receivables, newest first',
         description: 'Filter by status, recipientDocument and expected date range (YYYY-MM-DD, São Paulo calendar).',
         querystring: ReceivableListQuery,
-        response: { 200: listEnvelope(ReceivableListItem), ...errors(400, 403) },
+        response: { 200: listEnvelope(ReceivableListItem) },
       },
     },
     async (request, reply) => respond(request, reply, await receivables.listForCompany(authOf(request).companyId, request.query)),

@@ -1,5 +1,6 @@
 /** TypeBox schemas of the receivables list. */
 import { Type } from 'typebox';
+import { TaxId } from '../../http/common-schemas.js';
 import { ReceivableSchema } from '../transactions/index.js';
 
 export const ReceivableListItem = Type.Object(
@@ -8,7 +9,7 @@ export const ReceivableListItem = Type.Object(
     transactionId: Type.String(),
     ...ReceivableSchema.properties,
   },
-  { $id: 'ReceivableListItem' },
+  { $id: 'Receivable' },
 );
 
 export const ReceivableListQuery = Type.Object(
@@ -16,7 +17,7 @@ export const ReceivableListQuery = Type.Object(
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     startingAfter: Type.Optional(Type.String({ pattern: '^rcv_', maxLength: 64 })),
     status: Type.Optional(Type.Enum(['PENDING', 'PAID'])),
-    recipientDocument: Type.Optional(Type.String({ pattern: '^([0-9]{11}|[0-9]{14})$' })),
+    recipientDocument: Type.Optional(TaxId('the receivables of one recipient')),
     expectedOnFrom: Type.Optional(Type.String({ format: 'date' })),
     expectedOnTo: Type.Optional(Type.String({ format: 'date' })),
   },

@@ -14,6 +14,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
     {
       config: { scope: 'payments:write', idempotency: 'required' },
       schema: {
+        operationId: 'createRefund',
         tags: ['Refunds'],
         summary: 'Refund all or part of a PAID transaction',
         description:
@@ -22,7 +23,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
         headers: IdempotencyHeaders,
         params: IdParams,
         body: CreateRefundBody,
-        response: { 201: RefundSchema, ...errors(400, 403, 404, 409, 422) },
+        response: { 201: RefundSchema, ...errors('TRANSACTION_NOT_REFUNDABLE', 'REFUND_EXCEEDS_AVAILABLE', 'REFUND_IN_PROGRESS', 'PROVIDER_ERROR') },
       },
     },
     async (request, reply) => {
@@ -36,11 +37,12 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
     {
       config: { scope: 'payments:read' },
       schema: {
+        operationId: 'listTransactionRefunds',
         tags: ['Refunds'],
         summary: "List a transaction's refunds, newest first",
         params: IdParams,
         querystring: RefundListQuery,
-        response: { 200: listEnvelope(RefundSchema), ...errors(400, 403, 404) },
+        response: { 200: listEnvelope(RefundSchema) },
       },
     },
     async (request, reply) => respond(request, reply, await refunds.listOfTransaction(authOf(request).companyId, request.params.id, request.query)),
@@ -50,7 +52,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
     '/v2/refunds/:id',
     {
       config: { scope: 'payments:read' },
-      schema: { tags: ['Refunds'], summary: 'Get a refund', params: IdParams, response: { 200: RefundSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getRefund', tags: ['Refunds'], summary: 'Get a refund', params: IdParams, response: { 200: RefundSchema } },
     },
     async (request, reply) => respond(request, reply, await refunds.get(authOf(request).companyId, request.params.id)),
   );
@@ -62,11 +64,12 @@ export function sandboxRefundRoutes(app: FastifyInstance, refunds: RefundService
     {
       config: { scope: 'payments:write', idempotency: 'optional' },
       schema: {
+        operationId: 'chargeBackTransactionInSandbox',
         tags: ['Sandbox'],
         summary: 'Sandbox: a chargeback of a PAID card transaction (CANCELED, transaction.canceled, receivables reversed)',
         headers: IdempotencyHeaders,
         params: IdParams,
-        response: { 200: TransactionSchema, ...errors(400, 403, 404, 409) },
+        response: { 200: TransactionSchema, ...errors('TRANSACTION_NOT_REFUNDABLE') },
       },
     },
     async (request, reply) => respond(request, reply, await refunds.chargebackInSandbox(authOf(request).companyId, request.params.id, request.idempotency)),

@@ -30,7 +30,7 @@ export const CreateRefundBody = Type.Union([
     { additionalProperties: false },
   ),
   Type.Null(),
-]);
+], { examples: [{ amountCents: 500, reason: 'Item returned' }] });
 
 export const RefundListQuery = Type.Object(
   {

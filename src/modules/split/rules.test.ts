@@ -8,6 +8,7 @@ import {
   validateSplitRules,
   type SplitRuleInput,
 } from './index.js';
+import { TAX_ID_SHAPE } from '../../lib/tax-id.js';
 
 // Valid tax ids (check digits computed by hand with the mod-11 rule).
 const SELLER = '11222333000181'; // CNPJ
@@ -155,11 +156,17 @@ test('a tax id with wrong check digits is a VALIDATION_ERROR, which wins over sp
   const result = refused([pct(A, 200), fixed('52998224726', 10), fixed('123', 10)]);
   assert.equal(result.kind, 'VALIDATION_ERROR');
   assert.deepEqual(result.problems, [
-    { field: 'splitRules[1].recipientDocument', message: 'invalid CPF/CNPJ check digits' },
-    { field: 'splitRules[2].recipientDocument', message: 'must be a CPF (11 digits) or a CNPJ (14 digits)' },
+    { field: 'splitRules[1].recipientDocument', message: 'is not a valid CPF or CNPJ (check digits)' },
+    { field: 'splitRules[2].recipientDocument', message: `must be ${TAX_ID_SHAPE}` },
   ]);
   assert.equal(refused([pct('11222333000180', 10)]).kind, 'VALIDATION_ERROR'); // CNPJ, last digit off
   assert.equal(refused([pct('11111111111', 10)]).kind, 'VALIDATION_ERROR'); // repeated digits
+  assert.equal(refused([pct('12ABC34501DE36', 10)]).kind, 'VALIDATION_ERROR'); // alphanumeric CNPJ, last digit off
+});
+
+test('an alphanumeric CNPJ is a recipient like any other', () => {
+  const result = validateSplitRules([pct('12ABC34501DE35', 10)], 10_000, SELLER);
+  assert.ok(result.ok, JSON.stringify(result));
 });
 
 test('more than 20 rules is a VALIDATION_ERROR on splitRules', () => {

@@ -7,9 +7,9 @@
  * decimal text, and a percentage slice is floor(amount × bp / 10 000), so the
  * slices of a sale never add up to more than what the rules promise.
  */
-import { DomainError, validationFailure } from '../../lib/domain-error.js';
+import { DomainError, summarize, validationFailure } from '../../lib/domain-error.js';
 import { MAX_AMOUNT_CENTS, percentOfFloor } from '../../lib/money.js';
-import { isValidTaxId } from '../../lib/tax-id.js';
+import { taxIdProblem } from '../../lib/tax-id.js';
 
 const MAX_SPLIT_RULES = 20;
 const FULL_BP = 10_000;
@@ -75,12 +75,8 @@ function shapeProblems(rules: SplitRuleInput[]): SplitProblem[] {
     problems.push({ field: 'splitRules', message: `at most ${MAX_SPLIT_RULES} split rules` });
   }
   rules.forEach((rule, i) => {
-    const doc = rule.recipientDocument;
-    if (!/^(\d{11}|\d{14})$/.test(doc)) {
-      problems.push({ field: at(i, 'recipientDocument'), message: 'must be a CPF (11 digits) or a CNPJ (14 digits)' });
-    } else if (!isValidTaxId(doc)) {
-      problems.push({ field: at(i, 'recipientDocument'), message: 'invalid CPF/CNPJ check digits' });
-    }
+    const problem = taxIdProblem(rule.recipientDocument);
+    if (problem) problems.push({ field: at(i, 'recipientDocument'), message: problem });
   });
   return problems;
 }
@@ -199,6 +195,6 @@ export function unapprovedRecipientProblems(rules: SplitRuleInput[], isApproved:
 export function splitError(kind: SplitErrorKind, problems: SplitProblem[]): DomainError {
   const details = problems.map((p) => ({ field: p.field, message: p.message }));
   if (kind === 'VALIDATION_ERROR') return validationFailure(details);
-  if (kind === 'SPLIT_INVALID') return new DomainError('SPLIT_INVALID', `Invalid split: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, details);
+  if (kind === 'SPLIT_INVALID') return new DomainError('SPLIT_INVALID', `Invalid split: ${summarize(details)}`, details);
   return new DomainError('SPLIT_RECIPIENT_NOT_FOUND', 'A split recipient is not an approved account', details);
 }

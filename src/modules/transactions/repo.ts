@@ -1,5 +1,5 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Expression, InsertObject, Kysely, QueryCreator } from 'kysely';
+import { sql, type Expression, type InsertObject, type Kysely, type QueryCreator } from 'kysely';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
@@ -60,6 +60,9 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
+/** Every UPDATE of a transaction is a state change: its version goes up by one (events carry it). */
+const nextVersion = sql<number>`version + 1`;
+
 export async function updateTransactionStatus(
   ex: Ex,
   id: string,
@@ -70,7 +73,7 @@ export async function updateTransactionStatus(
   const when = status === 'PAID' ? { paid_at: at } : { fee_cents: 0, net_amount_cents: 0, ...(status === 'CANCELED' ? { canceled_at: at } : {}) };
   return ex
     .updateTable('transactions')
-    .set({ status, updated_at: at, ...when })
+    .set({ status, updated_at: at, version: nextVersion, ...when })
     .where('id', '=', id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -89,7 +92,7 @@ export interface ReversedAmounts {
 
 /** The amounts of a PAID transaction after a refund or chargeback (rules.ts computes them). */
 export async function updateReversedAmounts(ex: Ex, id: string, amounts: ReversedAmounts, at: Date): Promise<TransactionRow> {
-  return ex.updateTable('transactions').set({ ...amounts, updated_at: at }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return ex.updateTable('transactions').set({ ...amounts, updated_at: at, version: nextVersion }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
 /** PENDING transactions whose payment window closed, claimed so several workers never take the same one. */

@@ -13,10 +13,11 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
     {
       config: { scope: 'payments:read' },
       schema: {
+        operationId: 'listTransactions',
         tags: ['Transactions'],
         summary: 'List transactions, newest first',
         querystring: TransactionListQuery,
-        response: { 200: listEnvelope(TransactionSchema), ...errors(400, 403) },
+        response: { 200: listEnvelope(TransactionSchema) },
       },
     },
     async (request, reply) => respond(request, reply, await transactions.list(authOf(request).companyId, request.query)),
@@ -26,7 +27,7 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
     '/v2/transactions/:id',
     {
       config: { scope: 'payments:read' },
-      schema: { tags: ['Transactions'], summary: 'Get a transaction', params: IdParams, response: { 200: TransactionSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getTransaction', tags: ['Transactions'], summary: 'Get a transaction', params: IdParams, response: { 200: TransactionSchema } },
     },
     async (request, reply) => respond(request, reply, await transactions.get(authOf(request).companyId, request.params.id)),
   );
@@ -34,15 +35,15 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
 
 export function sandboxTransactionRoutes(app: FastifyInstance, transactions: TransactionService): void {
   const moves = [
-    ['pay', 'PAID', 'Sandbox: mark a PENDING transaction PAID (again on a PAID one: unchanged, no second event)'],
-    ['fail', 'CANCELED', 'Sandbox: cancel a PENDING transaction (emits transaction.canceled)'],
+    ['pay', 'PAID', 'payTransactionInSandbox', 'Sandbox: mark a PENDING transaction PAID (again on a PAID one: unchanged, no second event)'],
+    ['fail', 'CANCELED', 'failTransactionInSandbox', 'Sandbox: cancel a PENDING transaction (emits transaction.canceled)'],
   ] as const;
-  for (const [action, to, summary] of moves) {
+  for (const [action, to, operationId, summary] of moves) {
     app.post<{ Params: Static<typeof IdParams> }>(
       `/v2/sandbox/transactions/:id/${action}`,
       {
         config: { scope: 'payments:write', idempotency: 'optional' },
-        schema: { tags: ['Sandbox'], summary, headers: IdempotencyHeaders, params: IdParams, response: { 200: TransactionSchema, ...errors(400, 403, 404, 409) } },
+        schema: { operationId, tags: ['Sandbox'], summary, headers: IdempotencyHeaders, params: IdParams, response: { 200: TransactionSchema, ...errors('TRANSACTION_NOT_PENDING') } },
       },
       async (request, reply) => {
         const view = await transactions.settleInSandbox(authOf(request).companyId, request.params.id, to, request.idempotency);
@@ -55,11 +56,12 @@ export function sandboxTransactionRoutes(app: FastifyInstance, transactions: Tra
     {
       config: { scope: 'payments:write', idempotency: 'optional' },
       schema: {
+        operationId: 'settleTransactionInSandbox',
         tags: ['Sandbox'],
         summary: "Sandbox: pay all of a PAID transaction's receivables now",
         headers: IdempotencyHeaders,
         params: IdParams,
-        response: { 200: TransactionSchema, ...errors(400, 403, 404, 409) },
+        response: { 200: TransactionSchema, ...errors('TRANSACTION_NOT_PENDING') },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 /** TypeBox schemas of the transaction resource and its list query. */
 import { Type } from 'typebox';
-import { PageLimit, Timestamp } from '../../http/common-schemas.js';
+import { PageLimit, TaxId, Timestamp } from '../../http/common-schemas.js';
 
 export const PAYMENT_METHODS = ['CREDIT_CARD', 'PIX', 'BOLETO'] as const;
 export const TRANSACTION_STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED'] as const;
@@ -22,13 +22,13 @@ const AddressSchema = Type.Object(
     state: Type.Enum(UFS, { description: 'two-letter UF' }),
     zipCode: Digits(8, 8, 'CEP, 8 digits'),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'Address', description: "The buyer's address (required for boleto)" },
 );
 
 export const BuyerSchema = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 255 }),
-    document: Type.String({ pattern: '^([0-9]{11}|[0-9]{14})$', description: 'CPF (11 digits) or CNPJ (14 digits), valid check digits' }),
+    document: TaxId('CPF (11 digits) or CNPJ (14 characters: digits, or capital letters and digits for the alphanumeric CNPJ), no punctuation, valid check digits'),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 254, description: 'required for card and boleto' })),
     phone: Type.Optional(
       Type.Object(
@@ -38,7 +38,7 @@ export const BuyerSchema = Type.Object(
     ),
     address: Type.Optional(AddressSchema),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, $id: 'Buyer' },
 );
 
 export const MetadataSchema = Type.Object(
@@ -48,6 +48,7 @@ export const MetadataSchema = Type.Object(
     maxProperties: 20,
     propertyNames: { minLength: 1, maxLength: 40 },
     description: 'up to 20 string pairs; key up to 40 characters, value up to 500',
+    $id: 'Metadata',
   },
 );
 
@@ -67,7 +68,7 @@ export const ReceivableSchema = Type.Object({
     }),
   ),
   refundId: Type.Optional(Type.String({ description: 'the rf_ refund of a REFUND adjustment line' })),
-});
+}, { $id: 'TransactionReceivable', description: "One account's slice of one installment of a sale" });
 
 export const TransactionSchema = Type.Object(
   {
@@ -112,6 +113,10 @@ export const TransactionSchema = Type.Object(
     metadata: MetadataSchema,
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    version: Type.Integer({
+      minimum: 1,
+      description: 'the state sequence number: 1 when created, one more at each change (paid, canceled, failed, each refund or chargeback); an event carrying a lower version than one already seen is stale',
+    }),
   },
   { $id: 'Transaction' },
 );

@@ -34,5 +34,6 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    version: row.version,
   };
 }

@@ -14,8 +14,12 @@ import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { clientErrorHandler, refuseConnect } from '../../http/client-errors.js';
 import { frameworkErrors, installErrorHandler } from '../../http/error-handler.js';
+import { requestLog } from '../../http/request-log.js';
 import { installInputGuard } from '../../http/input-guard.js';
 import { healthRoutes } from '../../http/health.js';
+import { API_VERSION } from '../../http/api-guide.js';
+import { errors } from '../../http/common-schemas.js';
+import { installOpenApi } from '../../http/openapi.js';
 import { respond } from '../../http/respond.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { DomainError, type Outcome } from '../../lib/domain-error.js';
@@ -26,12 +30,20 @@ import type { Tokenizer } from './tokenize.js';
 import { serveAsset } from '../../http/web-assets.js';
 
 const TOKENIZE_BODY_LIMIT = 16 * 1024;
+const VAULT_GUIDE =
+  "The card vault, on its own origin: the buyer's page loads /sdk.js, which mounts /hosted-fields in an iframe; the fields encrypt " +
+  'the card to a key of /keys and post it to /tokenize with the card intent\'s ticket. No API key: a tokenization is authorized by the ticket. ' +
+  'Card digits reach only this origin.';
 
 const TokenizeBody = Type.Object(
   {
-    ticket: Type.String({ minLength: 1, maxLength: 4096 }),
-    keyId: Type.String({ minLength: 1, maxLength: 64 }),
-    encryptedCard: Type.String({ minLength: 1, maxLength: 12_000 }),
+    ticket: Type.String({ minLength: 1, maxLength: 4096, description: "cardTokenization.ticket of the card intent" }),
+    keyId: Type.String({ minLength: 1, maxLength: 64, description: 'the kid of the key the card was encrypted to' }),
+    encryptedCard: Type.String({
+      minLength: 1,
+      maxLength: 12_000,
+      description: 'compact JWE (RSA-OAEP-256, A256GCM, kid = keyId, protected header `ticket` = ticket) of {number, holderName, expMonth, expYear, cvv}',
+    }),
   },
   { additionalProperties: false },
 );
@@ -49,13 +61,36 @@ const AuthorizeBody = Type.Object(
   { additionalProperties: false },
 );
 
-const TokenSchema = Type.Object({
-  token: Type.String(),
-  brand: Type.String(),
-  last4: Type.String(),
-  expMonth: Type.Integer(),
-  expYear: Type.Integer(),
-});
+const TokenSchema = Type.Object(
+  {
+    token: Type.String({ description: 'vtk_…: single use, for the confirm of this intent only' }),
+    brand: Type.String(),
+    last4: Type.String(),
+    expMonth: Type.Integer(),
+    expYear: Type.Integer(),
+  },
+  { $id: 'VaultToken', description: 'the card token' },
+);
+
+const KeyListSchema = Type.Object(
+  {
+    keys: Type.Array(
+      Type.Object(
+        {
+          keyId: Type.String(),
+          alg: Type.Literal('RSA-OAEP-256'),
+          enc: Type.Literal('A256GCM'),
+          current: Type.Boolean({ description: 'true for the key to encrypt to' }),
+          jwk: Type.Object({ kty: Type.Literal('RSA'), kid: Type.String(), alg: Type.Literal('RSA-OAEP-256'), use: Type.Literal('enc'), n: Type.String(), e: Type.String() }),
+        },
+        { $id: 'VaultPublicKey' },
+      ),
+    ),
+  },
+  { $id: 'VaultKeyList', description: 'the public encryption keys, current first' },
+);
+
+const Script = (description: string) => Type.String({ description });
 
 /** The wire answer of a definite "no charge stands" (200, so that it is never mistaken for an unknown outcome). */
 export interface NotChargedBody {
@@ -78,7 +113,11 @@ export interface VaultAppDeps {
   tokenizer: Tokenizer;
   authorizer: CardAuthorizer;
   internalKey: Buffer;
+  /** TRUST_PROXY: the proxies whose X-Forwarded-For names the buyer's address (the per-address card attempt limit). */
+  trustProxy?: string[] | false;
   logger?: FastifyBaseLogger;
+  /** Where browsers reach the vault (PUBLIC_VAULT_URL), for its API reference; without it, the reference's own origin. */
+  publicUrl?: string;
 }
 
 /**
@@ -94,6 +133,8 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
   const app = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
     bodyLimit: TOKENIZE_BODY_LIMIT,
+    logController: requestLog(),
+    trustProxy: deps.trustProxy ?? false,
     genReqId: () => randomUUID(),
     frameworkErrors,
     // The buyer's browser reaches the vault directly: parser errors get the contract's body too.
@@ -106,28 +147,47 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  await installOpenApi(app, {
+    title: 'Card vault',
+    version: API_VERSION,
+    description: VAULT_GUIDE,
+    serverUrl: deps.publicUrl ?? '/',
+    apiKey: false,
+    ui: false,
+  });
   healthRoutes(app, deps.db);
 
-  app.get('/sdk.js', async (request, reply) => serveAsset(request, reply, 'vault/sdk.js', 'application/javascript; charset=utf-8'));
-  app.get('/hosted-fields.js', async (request, reply) => serveAsset(request, reply, 'vault/hosted-fields.js', 'application/javascript; charset=utf-8'));
-  app.get('/hosted-fields.css', async (request, reply) => serveAsset(request, reply, 'vault/hosted-fields.css', 'text/css; charset=utf-8'));
-  app.get('/hosted-fields', async (request, reply) => {
+  const hide = { schema: { hide: true } };
+  const sdkSchema = { operationId: 'getVaultSdk', tags: ['Vault'], summary: 'The SvcVault script for the buyer\'s page', produces: ['application/javascript'], response: { 200: Script('JavaScript (cached 5 minutes, ETag)') } };
+  app.get('/sdk.js', { schema: sdkSchema }, async (request, reply) => serveAsset(request, reply, 'vault/sdk.js', 'application/javascript; charset=utf-8'));
+  app.get('/hosted-fields.js', hide, async (request, reply) => serveAsset(request, reply, 'vault/hosted-fields.js', 'application/javascript; charset=utf-8'));
+  app.get('/hosted-fields.css', hide, async (request, reply) => serveAsset(request, reply, 'vault/hosted-fields.css', 'text/css; charset=utf-8'));
+  const pageSchema = { operationId: 'getHostedFields', tags: ['Vault'], summary: 'The card fields page inside the iframe (not called directly)', produces: ['text/html'], response: { 200: Script('HTML') } };
+  app.get('/hosted-fields', { schema: pageSchema }, async (request, reply) => {
     reply.header('Content-Security-Policy', hostedFieldsPolicy(deps.env)).header('Referrer-Policy', 'no-referrer');
     return serveAsset(request, reply, 'vault/hosted-fields.html', 'text/html; charset=utf-8');
   });
 
-  app.get('/keys', async (_request, reply) => {
+  app.get('/keys', { schema: { operationId: 'listVaultKeys', tags: ['Vault'], summary: 'The public encryption keys', response: { 200: KeyListSchema } } }, async (_request, reply) => {
     reply.header('Cache-Control', 'public, max-age=300');
     return { keys: await deps.keys.list() };
   });
 
   // Errors go through the API's error table (respond → STATUS_BY_CODE); a rate-limited attempt keeps its Retry-After.
-  app.post<{ Body: Static<typeof TokenizeBody> }>('/tokenize', { schema: { body: TokenizeBody, response: { 201: TokenSchema } } }, async (request, reply) => {
+  app.post<{ Body: Static<typeof TokenizeBody> }>('/tokenize', {
+      schema: {
+        operationId: 'tokenizeCard',
+        tags: ['Vault'],
+        summary: 'Encrypted card + ticket → single-use token (what the hosted fields call)',
+        body: TokenizeBody,
+        response: { 201: TokenSchema, ...errors('TICKET_EXPIRED', 'INTENT_ALREADY_PROCESSED', 'RATE_LIMITED') },
+      },
+    }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     return respond(request, reply, await deps.tokenizer.tokenize(request.body, request.ip));
   });
 
-  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { body: AuthorizeBody } }, async (request, reply) => {
+  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { hide: true, body: AuthorizeBody } }, async (request, reply) => {
     if (!isInternalBearer(deps.internalKey, request.headers.authorization)) return respond(request, reply, new DomainError('UNAUTHORIZED', 'Internal route'));
     return respond(request, reply, authorizationOutcome(await deps.authorizer.authorize(request.body)));
   });

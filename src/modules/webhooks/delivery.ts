@@ -4,9 +4,9 @@
  * A worker claims due deliveries with FOR UPDATE SKIP LOCKED and, in the same
  * commit, sets a lease (`locked_until`) longer than the request timeout, so
  * two workers never send the same attempt. It then POSTs the stored event
- * body, signed, to the registration's URL (the URL guard runs again at connect
- * time; redirects are not followed; 10 s timeout; any 2xx is success), and
- * records the attempt and the next state guarded by the attempt count and the
+ * body, signed with both header sets (signature.ts), to the registration's
+ * URL (the URL guard runs again at connect time; redirects are not followed;
+ * 10 s timeout; any 2xx is success), and records the attempt and the next state guarded by the attempt count and the
  * lease it claimed. Outcomes are recorded in batches, one transaction of two
  * statements per batch (repo.settleAttempts), not one transaction of four
  * round trips per delivery: at a thousand deliveries a second the per-delivery
@@ -27,7 +27,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { eventsByIds } from '../events/index.js';
 import * as repo from './repo.js';
 import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
-import { signature } from './signature.js';
+import { signedHeaders } from './signature.js';
 import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
 const DELIVERY_TIMEOUT_MS = 10_000;
@@ -248,10 +248,7 @@ export class DeliveryWorker {
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'svc-webhooks/1',
-        'x-svc-event-id': d.event_id,
-        'x-svc-event': d.type,
-        'x-svc-timestamp': String(timestamp),
-        'x-svc-signature': signature(sealer.open(d.secret_sealed), timestamp, d.body),
+        ...signedHeaders(sealer.open(d.secret_sealed), d.event_id, d.type, timestamp, d.body),
       };
       result = await sender.send(d.url, headers, d.body);
     } catch (err) {

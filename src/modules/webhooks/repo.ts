@@ -1,7 +1,7 @@
 /** All SQL on webhooks, webhook_deliveries and webhook_attempts. The executor is always the first parameter. */
 import { sql, type Insertable, type QueryCreator, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { Database, WebhookAttemptsTable, WebhookRow, WebhooksTable } from '../../db/types.js';
+import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
@@ -190,11 +190,23 @@ export async function settleAttempts(ex: Db, outcomes: readonly AttemptOutcome[]
   return recorded;
 }
 
-// --- attempts (the seller's delivery log) ---
+// --- the seller's delivery log ---
 
-/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
-export async function listAttempts(ex: Db, companyId: string, webhookId: string, f: { limit: number; startingAfter?: string | undefined }): Promise<AttemptRow[]> {
-  let query = ex.selectFrom('webhook_attempts').selectAll().where('company_id', '=', companyId).where('webhook_id', '=', webhookId);
+export type DeliveryRow = Pick<Selectable<WebhookDeliveriesTable>, 'id' | 'event_id' | 'state' | 'next_attempt_at'>;
+
+/** A registration's deliveries, newest first; keyset paging on the time-ordered id (lib/paging.ts). */
+export async function listDeliveries(ex: Db, companyId: string, webhookId: string, f: { limit: number; startingAfter?: string | undefined }): Promise<DeliveryRow[]> {
+  let query = ex
+    .selectFrom('webhook_deliveries')
+    .select(['id', 'event_id', 'state', 'next_attempt_at'])
+    .where('company_id', '=', companyId)
+    .where('webhook_id', '=', webhookId);
   if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
+}
+
+/** Every attempt of these deliveries, the latest of each first. */
+export async function attemptsOf(ex: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
+  if (deliveryIds.length === 0) return [];
+  return ex.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('attempt', 'desc').execute();
 }

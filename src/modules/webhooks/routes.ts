@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders, listEnvelope, PageQuery } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
-import { CreatedWebhookSchema, CreateWebhookBody, DeliveryAttemptSchema, WebhookListSchema, WebhookSchema } from './schemas.js';
+import { CreatedWebhookSchema, CreateWebhookBody, DeliverySchema, WebhookListSchema, WebhookSchema } from './schemas.js';
 import type { WebhookService } from './service.js';
 
 export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): void {
@@ -13,11 +13,12 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     {
       config: { scope: 'webhooks:write', idempotency: 'optional' },
       schema: {
+        operationId: 'createWebhook',
         tags: ['Webhooks'],
         summary: 'Register a webhook URL (the secret is shown only in this response)',
         headers: IdempotencyHeaders,
         body: CreateWebhookBody,
-        response: { 201: CreatedWebhookSchema, ...errors(400, 403, 409, 422) },
+        response: { 201: CreatedWebhookSchema, ...errors('WEBHOOK_URL_INVALID', 'WEBHOOK_LIMIT_REACHED') },
       },
     },
     async (request, reply) => respond(request, reply, await webhooks.create(authOf(request).companyId, request.body, request.idempotency)),
@@ -27,7 +28,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     '/v2/webhooks',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags: ['Webhooks'], summary: 'List active webhook registrations', response: { 200: WebhookListSchema, ...errors(403) } },
+      schema: { operationId: 'listWebhooks', tags: ['Webhooks'], summary: 'List active webhook registrations', response: { 200: WebhookListSchema } },
     },
     async (request, reply) => respond(request, reply, await webhooks.list(authOf(request).companyId)),
   );
@@ -36,7 +37,7 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     '/v2/webhooks/:id',
     {
       config: { scope: 'webhooks:read' },
-      schema: { tags: ['Webhooks'], summary: 'Get a webhook registration', params: IdParams, response: { 200: WebhookSchema, ...errors(400, 403, 404) } },
+      schema: { operationId: 'getWebhook', tags: ['Webhooks'], summary: 'Get a webhook registration', params: IdParams, response: { 200: WebhookSchema } },
     },
     async (request, reply) => respond(request, reply, await webhooks.get(authOf(request).companyId, request.params.id)),
   );
@@ -46,10 +47,11 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     {
       config: { scope: 'webhooks:write' },
       schema: {
+        operationId: 'deleteWebhook',
         tags: ['Webhooks'],
         summary: 'Delete a webhook registration (its pending deliveries stop)',
         params: IdParams,
-        response: { 204: Type.Null({ description: 'No body' }), ...errors(400, 403, 404) },
+        response: { 204: Type.Null({ description: 'the registration is deleted (no body)' }) },
       },
     },
     async (request, reply) => respond(request, reply, await webhooks.remove(authOf(request).companyId, request.params.id)),
@@ -60,13 +62,14 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     {
       config: { scope: 'webhooks:read' },
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags: ['Webhooks'],
-        summary: 'Every delivery attempt to a registration, newest first',
+        summary: 'Every delivery to a registration, newest first, with its attempts',
         params: IdParams,
         querystring: PageQuery,
-        response: { 200: listEnvelope(DeliveryAttemptSchema), ...errors(400, 403, 404) },
+        response: { 200: listEnvelope(DeliverySchema) },
       },
     },
-    async (request, reply) => respond(request, reply, await webhooks.attempts(authOf(request).companyId, request.params.id, request.query)),
+    async (request, reply) => respond(request, reply, await webhooks.deliveries(authOf(request).companyId, request.params.id, request.query)),
   );
 }

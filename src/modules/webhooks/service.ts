@@ -21,7 +21,7 @@ import * as repo from './repo.js';
 import { MAX_ACTIVE_WEBHOOKS } from './rules.js';
 import { newWebhookSecret } from './signature.js';
 import { checkWebhookUrl, type Resolver } from './url-guard.js';
-import { attemptView, webhookView, type AttemptView, type WebhookView } from './view.js';
+import { deliveryView, webhookView, type DeliveryView, type WebhookView } from './view.js';
 
 export interface WebhookDeps {
   db: Db;
@@ -87,11 +87,18 @@ export class WebhookService {
     return removed ? undefined : notFound('Webhook');
   }
 
-  /** Every attempt made for a registration (deleted ones too), newest first, paged by attempt id. */
-  async attempts(companyId: string, id: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: AttemptView[]; hasMore: boolean }>> {
-    if (!isId('whk', id) || !(await repo.webhookExists(this.deps.db, companyId, id))) return notFound('Webhook');
+  /** Every delivery to a registration (deleted ones too), newest first, paged by delivery id, each with its attempts. */
+  async deliveries(companyId: string, id: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: DeliveryView[]; hasMore: boolean }>> {
+    const { db } = this.deps;
+    if (!isId('whk', id) || !(await repo.webhookExists(db, companyId, id))) return notFound('Webhook');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-    const page = toPage(await repo.listAttempts(this.deps.db, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
-    return { data: page.data.map(attemptView), hasMore: page.hasMore };
+    const page = toPage(await repo.listDeliveries(db, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
+    const attempts = new Map<string, repo.AttemptRow[]>();
+    for (const a of await repo.attemptsOf(db, page.data.map((d) => d.id))) {
+      const list = attempts.get(a.delivery_id);
+      if (list) list.push(a);
+      else attempts.set(a.delivery_id, [a]);
+    }
+    return { data: page.data.map((d) => deliveryView(d, attempts.get(d.id) ?? [])), hasMore: page.hasMore };
   }
 }

@@ -1,7 +1,7 @@
 /** Registrations and delivery attempts as the API shows them. */
 import type { WebhookRow } from '../../db/types.js';
 import type { EventType } from '../events/index.js';
-import type { AttemptRow } from './repo.js';
+import type { AttemptRow, DeliveryRow } from './repo.js';
 
 export interface WebhookView {
   id: string;
@@ -13,14 +13,27 @@ export interface WebhookView {
 }
 
 export interface AttemptView {
-  id: string;
-  eventId: string;
   attempt: number;
   attemptedAt: string;
   statusCode?: number;
   error?: string;
   durationMs: number;
   succeeded: boolean;
+}
+
+/**
+ * One delivery of an event to a registration (the `dlv_` id a resend
+ * answers), its latest attempt's outcome at the top, every attempt in
+ * `attempts`; `attempt` is 0 and the outcome fields absent until it is sent.
+ */
+export interface DeliveryView extends Partial<Omit<AttemptView, 'attempt' | 'succeeded'>> {
+  id: string;
+  eventId: string;
+  status: DeliveryRow['state'];
+  attempt: number;
+  succeeded: boolean;
+  nextAttemptAt?: string;
+  attempts: AttemptView[];
 }
 
 export function webhookView(row: WebhookRow): WebhookView {
@@ -34,15 +47,28 @@ export function webhookView(row: WebhookRow): WebhookView {
   };
 }
 
-export function attemptView(r: AttemptRow): AttemptView {
+function attemptView(r: AttemptRow): AttemptView {
   return {
-    id: r.id,
-    eventId: r.event_id,
     attempt: r.attempt,
     attemptedAt: r.attempted_at.toISOString(),
     ...(r.status_code !== null ? { statusCode: r.status_code } : {}),
     ...(r.error !== null ? { error: r.error } : {}),
     durationMs: r.duration_ms,
     succeeded: r.succeeded,
+  };
+}
+
+/** A delivery with its attempts, the latest first. */
+export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryView {
+  const views = attempts.map(attemptView);
+  const latest = views[0];
+  return {
+    id: d.id,
+    eventId: d.event_id,
+    status: d.state,
+    ...(latest ?? { attempt: 0 }),
+    succeeded: d.state === 'SUCCEEDED',
+    ...(d.state === 'PENDING' ? { nextAttemptAt: d.next_attempt_at.toISOString() } : {}),
+    attempts: views,
   };
 }

@@ -107,7 +107,7 @@ export function init() {
     },
     (err) => {
       setBusy(true);
-      showError(err.code === 'NOT_FOUND' ? { code: err.code, message: t('noDemo') + ' ' + err.message } : err, false);
+      showError(err.code === 'NOT_FOUND' ? { code: err.code, message: t('noDemo') } : err, false);
     },
   );
 }

@@ -22,9 +22,10 @@ export function showResult(trx) {
     result.classList.add('failed');
     $('result-title').textContent = t('failedTitle');
     const code = card && card.refusalCode;
-    $('result-text').textContent = (code && ownText('refusal_' + code)) || (card && card.refusalMessage) || '';
-    if (card && card.refusalMessage) {
-      $('result-refusal').textContent = 'refusalCode ' + code + ': ' + card.refusalMessage;
+    // The acquirer's refusalMessage is English: the page words the code in its own language.
+    $('result-text').textContent = (code && ownText('refusal_' + code)) || t('refusalOther');
+    if (code) {
+      $('result-refusal').textContent = t('refusalCode', { code });
       refusal = true;
     }
   } else {

@@ -4,6 +4,7 @@
  * shared by API errors and the SDK's onError errors (both {code, message, details}).
  */
 import { $, clear, node, show } from '../../shared/dom.js';
+import { ownText } from './i18n.js';
 import { state } from './state.js';
 
 export function setStatus(text) {
@@ -21,7 +22,8 @@ export function clearError() {
 export function showError(err, canRetry) {
   setStatus('');
   $('error-code').textContent = err && err.code ? err.code : 'ERROR';
-  $('error-message').textContent = err && err.message ? err.message : String(err);
+  // API errors arrive in the page's language (Accept-Language); a code the page knows is told in its own words.
+  $('error-message').textContent = (err && err.code && ownText('error_' + err.code)) || (err && err.message) || String(err);
   const list = $('error-details');
   clear(list);
   const details = (err && err.details) || [];

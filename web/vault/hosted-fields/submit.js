@@ -84,11 +84,11 @@ export async function submit(page) {
       cvv: digitsOnly(inputs.cvv.value),
     });
     // Encrypted afresh on every submit (the vault takes a JWE once), bound to this ticket.
-    r = await tokenize(params.ticket, params.keyId, await buildJwe(jwk, card, params.keyId, params.ticket));
+    r = await tokenize(params.ticket, params.keyId, await buildJwe(jwk, card, params.keyId, params.ticket), params.locale);
   } catch (e) {
     setBusy(page, false);
-    const known = e && typeof e.code === 'string';
-    return fail(page, known ? e.code : 'SERVICE_UNAVAILABLE', known ? e.message : 'The card could not be encrypted or sent to the vault');
+    // The frame's own words for the code, in its language: the thrown message is English, for nobody on the page.
+    return fail(page, e && typeof e.code === 'string' ? e.code : 'SERVICE_UNAVAILABLE', '');
   }
   const b = r.body || {};
   if (r.ok && typeof b.token === 'string' && /^\d{4}$/.test(b.last4)) {

@@ -47,11 +47,11 @@ export async function findKey(keyId, reload = false) {
   return reload ? null : findKey(keyId, true);
 }
 
-/** POST tokenize with the encrypted card; {status, ok, body} whatever the answer. */
-export function tokenize(ticket, keyId, encryptedCard) {
+/** POST tokenize with the encrypted card; {status, ok, body} whatever the answer, its messages in `locale`. */
+export function tokenize(ticket, keyId, encryptedCard, locale) {
   return request('tokenize', {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'accept-language': locale },
     body: JSON.stringify({ ticket, keyId, encryptedCard }),
   });
 }

@@ -96,7 +96,8 @@ export function cardSaleBody(merchantOrderId: string, req: CardAuthorization): u
 }
 
 function customerOf(buyer: ChargeBuyer): Record<string, unknown> {
-  const identity = buyer.document.replace(/\D/g, '');
+  // Already without punctuation (the API refuses it); an alphanumeric CNPJ keeps its letters.
+  const identity = buyer.document;
   const customer: Record<string, unknown> = { Name: buyer.name, Identity: identity, IdentityType: identity.length === 14 ? 'CNPJ' : 'CPF' };
   const a = buyer.address;
   if (a) {

@@ -1,0 +1,64 @@
+/**
+ * The API's and the vault's OpenAPI documents, built in-process without a
+ * database or a listening socket: the lint (`npm run lint`) and the type
+ * generation test read the documents the apps would serve, from the same
+ * route schemas, without starting a server.
+ *
+ * Both apps are built as `svc serve` builds them, over a database handle that
+ * never connects (Kysely's DummyDriver: building a route runs no query).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
+import { buildApp } from './app.js';
+import { loadConfig } from './config.js';
+import type { Database } from './db/types.js';
+import { aesGcmSealer } from './lib/aes-gcm.js';
+import { systemClock } from './lib/clock.js';
+import { newId } from './lib/ids.js';
+import { intentTokenGate } from './modules/payment-intents/index.js';
+import { buildVault, buildVaultApp } from './modules/vault/index.js';
+
+export interface OpenApiDocuments {
+  api: unknown;
+  vault: unknown;
+}
+
+const unconnected = () =>
+  new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
+
+async function documentOf(app: FastifyInstance): Promise<unknown> {
+  await app.ready();
+  const document = app.swagger();
+  await app.close();
+  return document;
+}
+
+/** The documents of the apps configured by `env` (the sandbox by default: its routes are a superset of production's). */
+export async function openApiDocuments(env: Record<string, string | undefined> = {}): Promise<OpenApiDocuments> {
+  const config = loadConfig(env);
+  const db = unconnected();
+  const internalKey = randomBytes(32);
+  const clock = systemClock;
+  const vault = buildVault({
+    db,
+    clock,
+    newId,
+    acquirer: undefined,
+    masterKey: randomBytes(32),
+    internalKey,
+    attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
+    intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
+    intentTokenState: intentTokenGate(db),
+  });
+  const vaultApp = await buildVaultApp({ env: config.env, publicUrl: config.publicVaultUrl, db, ...vault, internalKey });
+  const api = await buildApp({ config, db, clock, newId, providers: {}, sealer: aesGcmSealer(randomBytes(32)), internalKey, vault: vault.authorizer });
+  return { api: await documentOf(api), vault: await documentOf(vaultApp) };
+}

@@ -1,0 +1,141 @@
+/**
+ * The API reference page (GET /docs) in real Chromium against a real
+ * `svc serve` (compiled dist/, so `npm run build` first): our page, not a
+ * framework's, under its own CSP; it lists the operations of /openapi.json by
+ * tag, its "try it" creates a Pix payment intent in the sandbox (201) with
+ * the pasted key, and the language switch re-words the page. A screenshot
+ * goes to $TMPDIR/svc-docs-screenshots/.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
+const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-docs-screenshots');
+
+describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  before(async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    server = await startServer();
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  });
+
+  after(async () => {
+    await browser?.close();
+    if (server) assert.deepEqual(await server.stop(), { code: 0, signal: null });
+  });
+
+  test('GET /docs is our page under a strict CSP; the framework UI is gone', async () => {
+    const res = await fetch(`${server.url}/docs`);
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers.get('content-type')), /^text\/html/);
+    const csp = String(res.headers.get('content-security-policy'));
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'(;|$)/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    const html = await res.text();
+    assert.match(html, /<title>Payment collection API<\/title>/);
+    assert.doesNotMatch(html, /swagger/i);
+    assert.equal((await fetch(`${server.url}/docs/static/index.html`)).status, 404);
+  });
+
+  test('lists the operations by tag, tries a Pix intent (201) with the pasted key, switches language', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error' || /Content Security Policy/i.test(m.text())) problems.push(m.text()); });
+    page.on('pageerror', (e) => problems.push(String(e)));
+    await page.goto(`${server.url}/docs`);
+    await page.locator('article.op').first().waitFor();
+
+    await page.screenshot({ path: path.join(SHOTS, 'docs-top.png') });
+    assert.equal(await page.title(), 'Payment collection API');
+    assert.equal(await page.locator('#api-title').textContent(), 'Payment collection API');
+    assert.equal(await page.locator('img').count(), 0, 'no logo');
+    const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const expected = Object.values(spec.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length, 0);
+    assert.equal(await page.locator('article.op').count(), expected, 'every operation of /openapi.json');
+    assert.ok((await page.locator('section.tag > h2').allTextContents()).includes('Payment intents'));
+    assert.match(String(await page.locator('#guide-body').textContent()), /Authentication\./);
+
+    // The key is pasted once and kept for the tab (sessionStorage), not in localStorage.
+    await page.locator('#api-key').fill(server.key);
+    const storage = () => page.evaluate(() => { const g = globalThis as any; return { session: g.sessionStorage.getItem('svc-docs-key') as string, local: JSON.stringify(g.localStorage) }; });
+    const stored = await storage();
+    assert.equal(stored.session, server.key);
+    assert.doesNotMatch(stored.local, /svc_test_/);
+
+    // The operation's example as it stands: a Pix intent, 201.
+    const create = page.locator('#op-post-v2-payment-intents');
+    const output = create.locator('.try-output');
+    const sendAndWait = async (op: typeof create) => {
+      await op.locator('.try-output').evaluate((el) => el.removeAttribute('data-status'));
+      await op.locator('.try-send').click();
+      await op.locator('.try-output[data-status]').waitFor();
+      return { status: await op.locator('.try-output').getAttribute('data-status'), text: String(await op.locator('.try-output').textContent()) };
+    };
+    await create.locator('.try-toggle').click();
+    const body = JSON.parse(await create.locator('.try-body').inputValue()) as Record<string, unknown>;
+    assert.equal(body.paymentMethod, 'PIX');
+    // Every documented example can be chosen; the first (Pix) is shown.
+    assert.ok((await create.locator('.try-example option').count()) >= 2, 'the examples are offered');
+    const first = await sendAndWait(create);
+    assert.equal(first.status, '201', first.text);
+    assert.match(first.text, /"id": "pi_/);
+    await page.screenshot({ path: path.join(SHOTS, 'docs-try-it.png'), fullPage: false });
+
+    // The same body left unconfirmed, then "try it" on confirm: its {id} is that intent, no body, a fresh Idempotency-Key: 201.
+    const { confirm: _confirm, ...unconfirmed } = body;
+    await create.locator('.try-body').fill(JSON.stringify(unconfirmed));
+    const second = await sendAndWait(create);
+    assert.equal(second.status, '201', second.text);
+    const intentId = /"id": "(pi_[0-9a-z]+)"/.exec(String(await output.textContent()))?.[1];
+    assert.ok(intentId, 'the created intent is shown');
+
+    // Confirm: its {id} is the intent just created, no body, a fresh Idempotency-Key: the Pix charge (201).
+    const confirm = page.locator('#op-post-v2-payment-intents-id-confirm');
+    await confirm.locator('.try-toggle').click();
+    assert.equal(await confirm.locator('input[name="id"]').inputValue(), intentId);
+    const confirmed = await sendAndWait(confirm);
+    assert.equal(confirmed.status, '201', confirmed.text);
+    assert.match(confirmed.text, /"id": "trx_/);
+
+    // A listing with no body, and an error answered in the page's language.
+    const list = page.locator('#op-get-v2-transactions');
+    await list.locator('.try-toggle').click();
+    await list.locator('.try-send').click();
+    await list.locator('.try-output[data-status]').waitFor();
+    assert.equal(await list.locator('.try-output').getAttribute('data-status'), '200');
+
+    assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
+    assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
+    await page.locator('#lang-toggle').click();
+    assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+    assert.equal(await page.locator('#key-title').textContent(), 'Your sandbox key');
+    assert.equal(await page.locator('#op-post-v2-payment-intents .try-toggle').textContent(), 'Try it');
+    const get = page.locator('#op-get-v2-payment-intents-id');
+    await get.locator('.try-toggle').click();
+    await get.locator('input[name="id"]').fill('pi_nope');
+    await get.locator('.try-send').click();
+    await get.locator('.try-output[data-status]').waitFor();
+    assert.match(String(await get.locator('.try-output').textContent()), /^404 .*"Payment intent not found"/s);
+    await page.locator('#lang-toggle').click();
+    assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
+    await get.locator('.try-toggle').click();
+    await get.locator('input[name="id"]').fill('pi_nope');
+    await get.locator('.try-send').click();
+    await get.locator('.try-output[data-status]').waitFor();
+    assert.match(String(await get.locator('.try-output').textContent()), /"Intenção de pagamento não encontrada"/);
+    // The two 404s asked for above are logged by Chromium as failed loads; nothing else may be.
+    assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), [], 'no CSP violation or script error');
+    await context.close();
+  });
+});

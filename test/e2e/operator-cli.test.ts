@@ -1,0 +1,84 @@
+/**
+ * The operator CLI beside a running `svc serve` on the embedded database
+ * (PGlite admits one process): the CLI, run as a separate process, hands its
+ * command to the server over DATA_DIR/svc.sock, and prints what it would have
+ * printed running alone, with the same exit code. The socket is the user's
+ * only (0600), goes when the server stops, and one left behind by a process
+ * that is gone neither blocks the CLI nor the next start.
+ * Always on PGlite: with DATABASE_URL the CLI opens PostgreSQL itself.
+ */
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { seedPgliteDataDir } from '../helpers/db.js';
+import { runCli, startServer, type Deployment, type TestServer } from '../helpers/server.js';
+
+type Json = Record<string, any>;
+
+const ALPHANUMERIC_CNPJ = '12ABC34501DE35';
+
+let deployment: Deployment | undefined;
+let live: TestServer | undefined;
+
+after(async () => {
+  if (live) await live.stop({ keep: true }).catch(() => {});
+  await deployment?.destroy();
+});
+
+async function pgliteDeployment(): Promise<Deployment> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
+  await seedPgliteDataDir(dataDir);
+  return { engine: 'pglite', dataDir, destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+}
+
+test('operator commands run while svc serve holds the embedded database', async () => {
+  deployment = await pgliteDeployment();
+  const socket = path.join(deployment.dataDir, 'svc.sock');
+  live = await startServer({ reuse: deployment });
+  const server = live;
+
+  const stat = fs.statSync(socket);
+  assert.ok(stat.isSocket(), 'DATA_DIR/svc.sock is a socket');
+  assert.equal(stat.mode & 0o777, 0o600, 'only the user who runs the server can open it');
+
+  // Alone, the CLI would be refused: "the embedded database … is in use by process N".
+  const company = await runCli(deployment, ['company', 'create', '--name', 'Loja Alfa Ltda', '--document', ALPHANUMERIC_CNPJ, '--json']);
+  assert.equal(company.code, 0, company.stderr);
+  const created = company.json as Json;
+  assert.match(created.id, /^cmp_/);
+  assert.equal(created.document, ALPHANUMERIC_CNPJ);
+
+  const issued = await runCli(deployment, ['key', 'issue', '--company', created.id]);
+  assert.equal(issued.code, 0, issued.stderr);
+  const key = /^(svc_test_\S+)$/m.exec(issued.stdout)?.[1];
+  assert.ok(key, `the text output ends with the key: ${issued.stdout}`);
+  const listed = await fetch(`${server.url}/v2/transactions`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(listed.status, 200, 'the key works at once, on the server that issued it');
+  assert.deepEqual(((await listed.json()) as Json).data, [], 'and it is the new company’s: no sales yet');
+
+  const refused = await runCli(deployment, ['company', 'create', '--name', 'Loja Beta', '--document', '12.ABC.345/01DE-35']);
+  assert.equal(refused.code, 1, 'a refusal keeps its exit code');
+  assert.match(refused.stderr, /^error: document 12\.ABC\.345\/01DE-35 must be .*digits only/);
+  const unknown = await runCli(deployment, ['company', 'rename']);
+  assert.equal(unknown.code, 2, 'a usage error keeps its exit code');
+  assert.match(unknown.stderr, /unknown command: company rename\nusage: svc/);
+
+  const info = await server.stop({ keep: true });
+  live = undefined;
+  assert.equal(info.code, 0);
+  assert.equal(fs.existsSync(socket), false, 'the socket goes with the server');
+
+  // A socket file left by a process that is gone (here: a plain file where the socket was).
+  fs.writeFileSync(socket, '');
+  const alone = await runCli(deployment, ['key', 'list', '--company', created.id, '--json']);
+  assert.equal(alone.code, 0, `with no server the CLI opens the database itself: ${alone.stderr}`);
+  assert.equal((alone.json as Json[]).length, 1);
+
+  live = await startServer({ reuse: deployment });
+  assert.ok(fs.statSync(socket).isSocket(), 'the next start replaces the stale file with its socket');
+  const again = await runCli(deployment, ['key', 'list', '--company', created.id, '--json']);
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(again.json, alone.json, 'the same answer from the server as from the CLI alone');
+});
