@@ -14,7 +14,8 @@
 //   BENCH_CONNECTIONS        http and pgbench client counts (default 1,4,16,64)
 //   BENCH_SECONDS            seconds per http/pgbench level, webhook lag run and tokenize run (default 10)
 //   BENCH_WEBHOOK_WORKERS    worker process counts (default 1,2,4)
-//   BENCH_WEBHOOK_EVENTS     backlog drained per worker count (default 1000; the API makes it, ~15 s each)
+//   BENCH_WEBHOOK_EVENTS     backlog drained per worker count (default 5000; the API makes it, ~7 s each;
+//                            a drain of under a second would mostly measure the worker's JIT and TLS warm-up)
 //   BENCH_WEBHOOK_LAG_RATE   events per second during the lag run (default 50)
 //   BENCH_TOKENIZE_CONNECTIONS  concurrent /tokenize requests (default 8)
 // The default run takes about 4-5 minutes.
@@ -43,7 +44,7 @@ if (PARTS.some((p) => !ALL_PARTS.includes(p))) usage(`BENCH_PARTS: choose among 
 const LEVELS = positiveIntegers('BENCH_CONNECTIONS', '1,4,16,64');
 const SECONDS = Number(process.env.BENCH_SECONDS || 10);
 if (!(SECONDS > 0)) usage('BENCH_SECONDS must be a positive number');
-const [EVENTS] = positiveIntegers('BENCH_WEBHOOK_EVENTS', '1000');
+const [EVENTS] = positiveIntegers('BENCH_WEBHOOK_EVENTS', '5000');
 const [LAG_RATE] = positiveIntegers('BENCH_WEBHOOK_LAG_RATE', '50');
 const [TOKENIZE_CONNECTIONS] = positiveIntegers('BENCH_TOKENIZE_CONNECTIONS', '8');
 if (TOKENIZE_CONNECTIONS > 200) usage('BENCH_TOKENIZE_CONNECTIONS: at most 200 (one loopback source address each)');
