@@ -3,7 +3,7 @@
 // and then on the embedded PGlite.
 import crypto from 'node:crypto';
 import autocannon from 'autocannon';
-import { adminQuery, createDatabase, fmt, parkIfStopping, percentile, serviceEnv, sleep, startServe, table, tempDir } from './lib.mjs';
+import { adminQuery, cpuCell, cpuPerUnit, createDatabase, fmt, parkIfStopping, percentile, serviceEnv, sleep, startServe, table, tempDir } from './lib.mjs';
 
 const intentBody = (confirm) =>
   JSON.stringify({ amountCents: 10000, paymentMethod: 'PIX', referenceId: `bench-${crypto.randomUUID()}`, buyer: { name: 'Maria', document: '52998224725' }, ...(confirm && { confirm: true }) });
@@ -39,18 +39,20 @@ function flowRequests(mode, record) {
   ];
 }
 
-export async function runFlow({ base, key }, mode, connections, seconds) {
+/** Runs `mode` flows for `seconds`; `pid`, when given, is the service's, whose CPU per flow is measured. */
+export async function runFlow({ base, key, pid }, mode, connections, seconds) {
   await parkIfStopping();
   const latencies = [];
-  const result = await autocannon({
+  const { result, cpu } = await cpuPerUnit(pid, () => autocannon({
     url: base,
     connections,
     duration: seconds,
     headers: { authorization: `Bearer ${key}` },
     requests: flowRequests(mode, (ns) => latencies.push(Number(ns) / 1e6)),
-  });
+  }), () => latencies.length);
   latencies.sort((a, b) => a - b);
   return {
+    cpu,
     flows: latencies.length,
     flowsPerSec: latencies.length / result.duration,
     reqPerSec: result.requests.total / result.duration,
@@ -63,7 +65,8 @@ export async function runFlow({ base, key }, mode, connections, seconds) {
 export async function benchHttp({ levels, seconds }) {
   const db = await createDatabase('http');
   console.log(`Starting svc serve on database ${db.name}…`);
-  const server = await startServe(await serviceEnv({ databaseUrl: db.url, dataDir: tempDir('http') }));
+  const serve = await startServe(await serviceEnv({ databaseUrl: db.url, dataDir: tempDir('http') }));
+  const server = { ...serve, pid: serve.child.pid };
   console.log(`Warming up (two-step flow, 16 connections, ${Math.min(3, seconds)} s)…`);
   let totalFlows = (await runFlow(server, 'two-step', 16, Math.min(3, seconds))).flows; // warm-up included, for DB transactions per flow
 
@@ -103,16 +106,18 @@ async function benchPglite(seconds) {
 
 /** The HTTP table, with the pgbench columns beside it when `tps` (connections → tps) is given. */
 export function httpReport({ rows, totalFlows, xactsPerFlow, pglite }, tps) {
-  const header = ['conns', 'flow', 'flows/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', ...(tps ? ['pgbench tps', 'flows/tps'] : [])];
+  const header = ['conns', 'flow', 'flows/s', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', ...(tps ? ['pgbench tps', 'flows/tps'] : []), 'CPU ms per flow'];
   const cells = rows.map((r) => [
     r.connections, r.mode, fmt(r.flowsPerSec), fmt(r.reqPerSec), fmt(r.p50, 2), fmt(r.p99, 2), r.bad,
     ...(tps ? [fmt(tps.get(r.connections)), fmt(r.flowsPerSec / tps.get(r.connections), 3)] : []),
+    cpuCell(r.cpu),
   ].map(String));
   const lines = [
     table(header, cells, [1]),
     '',
     'one-call = POST /v2/payment-intents with confirm: true; two-step = create, then POST …/confirm.',
     'Latency is per flow (both requests for two-step). non-2xx counts non-2xx responses, errors and timeouts.',
+    'CPU ms per flow: of the svc serve process, of all PostgreSQL processes and of the bench process (autocannon), /proc.',
     `Note: a one-call flow is one SQL statement and one commit (the intent, the provider's record, the transaction,
 its event and deliveries and the Idempotency-Key stored DONE), a two-step flow commits about 6 times; a TPC-B transaction is 1 commit (5 statements). Counting all
 that PostgreSQL saw (autocommit reads, worker polls, setup), this run made ${xactsPerFlow.toFixed(1)} transactions per

@@ -177,6 +177,47 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** CPU seconds of every process of the local PostgreSQL server (comm "postgres"), or undefined off Linux. */
+export function postgresCpuSeconds() {
+  let dirs;
+  try {
+    dirs = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return undefined;
+  }
+  let total = 0;
+  for (const pid of dirs) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') total += cpuSeconds(pid) ?? 0;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
+/**
+ * CPU milliseconds per unit of work of the service (`pid`), PostgreSQL and this bench process
+ * (load generator, and the PSP stand-in or the receiver where there is one) over `work()`.
+ * The machine's noise moves flows/s; CPU per flow moves much less, so it is what to compare
+ * between two versions of the code.
+ */
+export async function cpuPerUnit(pid, work, units) {
+  const before = { svc: cpuSeconds(pid), pg: postgresCpuSeconds(), bench: process.cpuUsage() };
+  const result = await work();
+  const n = units(result);
+  const bench = process.cpuUsage(before.bench);
+  const per = (a, b) => (a === undefined || b === undefined || n === 0 ? undefined : ((b - a) * 1000) / n);
+  return {
+    result,
+    cpu: { svc: per(before.svc, cpuSeconds(pid)), pg: per(before.pg, postgresCpuSeconds()), bench: n ? (bench.user + bench.system) / 1000 / n : undefined },
+  };
+}
+
+/** "svc 0.83 · pg 0.59 · bench 0.10" (ms of CPU per unit), or "-" where a figure is missing. */
+export const cpuCell = (cpu) => ['svc', 'pg', 'bench'].map((k) => `${k} ${cpu?.[k] === undefined ? '-' : fmt(cpu[k], 2)}`).join(' · ');
+
 // ---- load and statistics ----
 /** Tasks runnable on the machine besides this one (procs_running of /proc/stat, 10 samples over 1 s); NaN off Linux. */
 export async function runnableTasks() {

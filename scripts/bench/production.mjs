@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import * as esbuild from 'esbuild';
-import { createDatabase, fmt, onCleanup, serviceEnv, spawnSvc, tempDir, waitReady } from './lib.mjs';
+import { cpuCell, createDatabase, fmt, onCleanup, serviceEnv, spawnSvc, tempDir, waitReady } from './lib.mjs';
 import { runFlow } from './http.mjs';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -58,7 +58,7 @@ export async function benchProduction({ levels, seconds }) {
   const proc = spawnSvc('serve', env);
   const base = `http://127.0.0.1:${env.PORT}`;
   await waitReady(base, proc);
-  const server = { base, key };
+  const server = { base, key, pid: proc.child.pid };
   await runFlow(server, 'one-call', 4, Math.min(3, seconds)); // warm-up, and the OAuth2 token
   const rows = [];
   for (const connections of levels) {
@@ -75,10 +75,11 @@ export function productionReport({ rows, cobs }, tps) {
   const lines = rows.map(
     (r) =>
       `production one-call c=${r.connections}: ${fmt(r.flowsPerSec)} flows/s, p50 ${fmt(r.p50, 2)} ms, p99 ${fmt(r.p99, 2)} ms` +
-      `${tps?.get(r.connections) ? `, ${fmt(r.flowsPerSec / tps.get(r.connections), 3)} of pgbench` : ''}${r.bad ? ` (${r.bad} non-2xx)` : ''}`,
+      `${tps?.get(r.connections) ? `, ${fmt(r.flowsPerSec / tps.get(r.connections), 3)} of pgbench` : ''}${r.bad ? ` (${r.bad} non-2xx)` : ''}` +
+      `; CPU ms per flow: ${cpuCell(r.cpu)}`,
   );
   lines.push(
-    `The local PSP registered ${cobs} cobs; it runs in the bench process on the same cores (HTTPS with mutual TLS, no validation).`,
+    `The local PSP registered ${cobs} cobs; it runs in the bench process on the same cores (HTTPS with mutual TLS, no validation), so "bench" is the load generator and the PSP.`,
     'Each flow commits twice (the key, the claimed intent and the txid before the PSP call; the outcome after it) and makes one PUT /cob.',
   );
   return lines.join('\n');
