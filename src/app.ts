@@ -39,8 +39,6 @@ import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut,
 const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export { API_VERSION };
-
 export interface AppDeps {
   config: Config;
   db: Db;

@@ -1,11 +1,15 @@
 /**
  * The API's and the vault's OpenAPI documents, built in-process without a
- * database or a listening socket: the lint (`npm run lint`) and the type
- * generation test read the documents the apps would serve, from the same
- * route schemas, without starting a server.
+ * database or a listening socket: the OpenAPI lint (`npm run lint`) and the
+ * SDK's type generation (packages/sdk/scripts/generate.mjs) read the
+ * documents the apps would serve, from the same route schemas, without
+ * starting a server (through scripts/openapi-documents.mjs).
  *
- * Both apps are built as `svc serve` builds them, over a database handle that
- * never connects (Kysely's DummyDriver: building a route runs no query).
+ * Both apps are built as `svc serve` builds them in the sandbox, over a
+ * database handle that never connects (Kysely's DummyDriver: building a route
+ * runs no query), except that no payment provider is configured: the routes
+ * where a PSP or an acquirer posts its notifications
+ * (/v2/provider-notifications/…, for providers, not for sellers) are absent.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -41,9 +45,9 @@ async function documentOf(app: FastifyInstance): Promise<unknown> {
   return document;
 }
 
-/** The documents of the apps configured by `env` (the sandbox by default: its routes are a superset of production's). */
-export async function openApiDocuments(env: Record<string, string | undefined> = {}): Promise<OpenApiDocuments> {
-  const config = loadConfig(env);
+/** The documents of the sandbox's apps (its routes are a superset of production's, provider notifications aside). */
+export async function openApiDocuments(): Promise<OpenApiDocuments> {
+  const config = loadConfig({});
   const db = unconnected();
   const internalKey = randomBytes(32);
   const clock = systemClock;

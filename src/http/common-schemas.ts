@@ -2,7 +2,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { ErrorCode } from '../lib/domain-error.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/paging.js';
-import { STATUS_BY_CODE } from './errors.js';
+import { codesByStatus, STATUS_BY_CODE } from './errors.js';
 import { TAX_ID_PATTERN } from '../lib/tax-id.js';
 
 export const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
@@ -73,9 +73,7 @@ export const ERROR_CODES_KEY = 'x-error-codes';
  * (error-handler.ts), so these schemas only document them.
  */
 export function errors(...codes: ErrorCode[]): Record<number, TSchema> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
   const out: Record<number, TSchema> = {};
-  for (const [status, list] of byStatus) out[status] = Type.Unsafe({ $ref: 'Error', [ERROR_CODES_KEY]: list });
+  for (const [status, list] of codesByStatus(codes)) out[status] = Type.Unsafe({ $ref: 'Error', [ERROR_CODES_KEY]: list });
   return out;
 }

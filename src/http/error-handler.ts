@@ -10,9 +10,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { rolledBackError } from '../db/transact.js';
 import { DomainError, validationFailure } from '../lib/domain-error.js';
-import { negotiateLanguage } from '../lib/i18n/language.js';
 import { localizeBody } from '../lib/i18n/localize.js';
 import { AppError, statusOf } from './errors.js';
+import { languageHeaders } from './language.js';
 
 /** How long a client waits before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -51,13 +51,6 @@ function toDomainError(err: unknown): DomainError | undefined {
   return undefined;
 }
 
-/** Adds Accept-Language to the response's Vary, keeping what another hook put there. */
-export function varyOnLanguage(reply: FastifyReply): void {
-  const vary = reply.getHeader('vary');
-  const list = vary === undefined ? '' : String(vary);
-  if (!/(^|,)\s*accept-language\s*(,|$)/i.test(list)) reply.header('Vary', list ? `${list}, Accept-Language` : 'Accept-Language');
-}
-
 /**
  * An error in the contract's body, its `message` and `details[].message` in
  * the request's Accept-Language (lib/i18n: English unless Portuguese is
@@ -66,9 +59,7 @@ export function varyOnLanguage(reply: FastifyReply): void {
 export function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
-  const language = negotiateLanguage(reply.request.headers['accept-language']);
-  reply.header('Content-Language', language);
-  varyOnLanguage(reply);
+  const language = languageHeaders(reply);
   return reply.code(statusOf(error)).type('application/json; charset=utf-8').send(JSON.stringify(localizeBody(error.toBody(), language)));
 }
 

@@ -39,6 +39,13 @@ export const STATUS_BY_CODE = {
 
 export const statusOf = (error: DomainError): number => STATUS_BY_CODE[error.code];
 
+/** `codes` grouped by their HTTP status, each group in the order given. */
+export function codesByStatus(codes: Iterable<ErrorCode>): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
+  return byStatus;
+}
+
 /** A DomainError thrown out of an HTTP hook. */
 export class AppError extends Error {
   readonly error: DomainError;

@@ -17,9 +17,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';
-import { negotiateLanguage } from '../lib/i18n/language.js';
 import { requestFingerprint, type Claim, type IdempotencyScope, type IdempotencyService, type UnclaimedKey } from '../modules/idempotency/index.js';
 import { AppError } from './errors.js';
+import { requestLanguage } from './language.js';
 import { successStatus } from './respond.js';
 
 declare module 'fastify' {
@@ -50,8 +50,7 @@ export function installIdempotency(app: FastifyInstance, idempotency: Idempotenc
     const key = Array.isArray(raw) ? raw[0]! : raw;
     if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', 'must be 1 to 255 characters'));
     const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
-    const language = negotiateLanguage(request.headers['accept-language']);
-    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request), language);
+    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request), requestLanguage(request));
     if (request.routeOptions.config.claimInHandler) {
       request.unclaimedKey = unclaimed;
       return;

@@ -11,8 +11,7 @@
  *   Idempotency-Key, WWW-Authenticate on an API key's 401;
  * - every `enum` states its `type` (TypeBox's Type.Enum leaves it out).
  */
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { DATA_KEYWORDS, isObject, type Json } from './openapi-route.js';
 
 const integer = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
 
@@ -49,11 +48,10 @@ function typeEnums(node: unknown): void {
     const type = typeOfValues(node.enum);
     if (type) node.type = type;
   }
-  for (const [key, value] of Object.entries(node)) if (key !== 'examples' && key !== 'example' && key !== 'default') typeEnums(value);
+  for (const [key, value] of Object.entries(node)) if (!DATA_KEYWORDS.has(key)) typeEnums(value);
 }
 
-function finishOperation(op: Json, document: Json, usedHeaders: Set<string>): void {
-  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
+function finishOperation(op: Json, document: Json, schemas: Record<string, Json>, usedHeaders: Set<string>): void {
   const body = op.requestBody as Json | undefined;
   if (body) {
     if (op['x-optional-body']) body.required = false;
@@ -81,12 +79,13 @@ function finishOperation(op: Json, document: Json, usedHeaders: Set<string>): vo
 /** @fastify/swagger's `transformObject`. */
 export function finishDocument(document: Json): Json {
   const usedHeaders = new Set<string>();
+  const schemas = ((document.components as Json | undefined)?.schemas ?? {}) as Record<string, Json>;
   for (const item of Object.values((document.paths ?? {}) as Record<string, Json>)) {
-    for (const method of METHODS) if (isObject(item[method])) finishOperation(item[method], document, usedHeaders);
+    for (const method of METHODS) if (isObject(item[method])) finishOperation(item[method], document, schemas, usedHeaders);
   }
-  // The vault answers no RateLimit-* or Idempotent-Replayed: its document lists only the headers it sends.
-  const components = document.components as Json;
-  components.headers = Object.fromEntries(Object.entries(RESPONSE_HEADERS).filter(([name]) => usedHeaders.has(name)));
+  // The vault answers no RateLimit-* or Idempotent-Replayed: its document lists only the headers it sends (first among the components).
+  const headers = Object.fromEntries(Object.entries(RESPONSE_HEADERS).filter(([name]) => usedHeaders.has(name)));
+  document.components = { headers, ...(document.components as Json) };
   typeEnums(document);
   return document;
 }

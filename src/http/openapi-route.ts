@@ -17,12 +17,12 @@
 import type { FastifySchema, RouteOptions } from 'fastify';
 import type { ErrorCode } from '../lib/domain-error.js';
 import { ERROR_CODES_KEY } from './common-schemas.js';
-import { STATUS_BY_CODE } from './errors.js';
+import { codesByStatus } from './errors.js';
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export type Json = Record<string, unknown>;
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 /** Keywords whose values are data, not schemas. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+export const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
 
 /** A JSON copy of `schema` where each subschema with an `$id` (the root too, unless `keepRoot`) becomes `{ $ref: id }`. */
 export function withRefs(schema: unknown, keepRoot = false): unknown {
@@ -153,9 +153,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
     if (Number(status) < 400) responses[status] = successResponse(status, response);
     else for (const code of (response[ERROR_CODES_KEY] as ErrorCode[] | undefined) ?? []) codes.add(code);
   }
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(STATUS_BY_CODE[code], [...(byStatus.get(STATUS_BY_CODE[code]) ?? []), code]);
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list);
+  for (const [status, list] of [...codesByStatus(codes)].sort(([a], [b]) => a - b)) responses[status] = errorResponse(list);
   doc.response = responses;
   return { schema: doc as FastifySchema, url };
 }

@@ -13,7 +13,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { installDocsPage } from './docs-page.js';
 import { ErrorBodySchema, ErrorCodeSchema } from './common-schemas.js';
-import { finishDocument, RESPONSE_HEADERS } from './openapi-document.js';
+import { finishDocument } from './openapi-document.js';
 import { documentRoute, namedSubschemas, requestBodyName, withoutNull, withRefs } from './openapi-route.js';
 
 export interface OpenApiOptions {
@@ -55,12 +55,9 @@ export async function installOpenApi(app: FastifyInstance, opts: OpenApiOptions)
       openapi: '3.1.0',
       info: { title: opts.title, version: opts.version, description: opts.description },
       servers: [{ url: opts.serverUrl }],
-      components: {
-        headers: RESPONSE_HEADERS,
-        ...(opts.apiKey
-          ? { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_test_… (sandbox) or svc_live_… (production)' } } }
-          : {}),
-      },
+      components: opts.apiKey
+        ? { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_test_… (sandbox) or svc_live_… (production)' } } }
+        : {},
       ...(opts.apiKey ? { security: [{ apiKey: [] }] } : {}),
       ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
     },

@@ -7,8 +7,8 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
-import { negotiateLanguage } from '../lib/i18n/language.js';
-import { sendError, varyOnLanguage } from './error-handler.js';
+import { sendError } from './error-handler.js';
+import { languageHeaders } from './language.js';
 
 const declaredStatus = new WeakMap<object, number>();
 
@@ -28,10 +28,7 @@ export async function respond<T>(request: FastifyRequest, reply: FastifyReply, o
   const scope = request.idempotency;
   if (scope?.body !== undefined) {
     // The stored bytes, an error in this request's language (see http/idempotency.ts).
-    if (scope.status! >= 400) {
-      reply.header('Content-Language', negotiateLanguage(request.headers['accept-language']));
-      varyOnLanguage(reply);
-    }
+    if (scope.status! >= 400) languageHeaders(reply);
     return reply.code(scope.status!).type('application/json; charset=utf-8').send(scope.body);
   }
   if (isDomainError(outcome)) {

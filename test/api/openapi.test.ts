@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import * as ajvFormats from 'ajv-formats';
 import { OpenAPIBackend } from 'openapi-backend';
-import { API_VERSION } from '../../src/app.js';
+import { API_VERSION } from '../../src/http/api-guide.js';
 import { STATUS_BY_CODE } from '../../src/http/errors.js';
 import { RESPONSE_HEADERS } from '../../src/http/openapi-document.js';
 import { EVENT_TYPES } from '../../src/modules/events/index.js';

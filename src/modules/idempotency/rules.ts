@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
-import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
+import type { Language } from '../../lib/i18n/language.js';
 import { localizeBody } from '../../lib/i18n/localize.js';
 
 /** How long a claimed key belongs to its request before a retry may take it over. */
@@ -27,6 +27,6 @@ export function requestFingerprint(method: string, routeUrl: string, params: unk
  * bytes, so it answers in the first request's language whatever its own
  * Accept-Language says.
  */
-export function responseBytes(outcome: Outcome<unknown>, language: Language = DEFAULT_LANGUAGE): string {
+export function responseBytes(outcome: Outcome<unknown>, language: Language): string {
   return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : JSON.stringify(outcome);
 }

@@ -88,9 +88,9 @@ export class IdempotencyScope implements ResponseRecorder {
     private readonly deps: IdempotencyDeps,
     readonly companyId: string,
     readonly key: string,
-    private readonly recovering = false,
     /** The language its error response is stored in: the request's (a replay sends the same bytes). */
-    private readonly language: Language = DEFAULT_LANGUAGE,
+    private readonly language: Language,
+    private readonly recovering = false,
   ) {}
 
   async save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void> {
@@ -165,7 +165,7 @@ export class UnclaimedKey {
 
   /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */
   claimed(): IdempotencyScope {
-    return new IdempotencyScope(this.deps, this.companyId, this.key, false, this.language);
+    return new IdempotencyScope(this.deps, this.companyId, this.key, this.language);
   }
 
   /** Whether a statement failed because the key exists (another request holds or held it): claim it then. */
@@ -178,7 +178,7 @@ export class IdempotencyService {
   constructor(private readonly deps: IdempotencyDeps) {}
 
   /** A key left unclaimed for a request that may store its response in the statement doing its work (UnclaimedKey). */
-  unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language = DEFAULT_LANGUAGE): UnclaimedKey {
+  unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language): UnclaimedKey {
     return new UnclaimedKey(this, this.deps, companyId, key, fingerprint, successStatus, language);
   }
 
@@ -189,7 +189,7 @@ export class IdempotencyService {
     const lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repo.insertStarted(db, { companyId, key, fingerprint, successStatus, lease, now })) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, false, language) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language) };
       }
       const row = await repo.findKey(db, companyId, key);
       if (!row) continue; // released between our insert and select: try again
@@ -206,15 +206,15 @@ export class IdempotencyService {
       if (row.locked_until.getTime() > now.getTime()) return inUse();
       // The first request died holding the key: take it over.
       if (await repo.takeOver(db, companyId, key, row.locked_until, lease)) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, false, language) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language) };
       }
     }
     return inUse();
   }
 
-  /** The recorder of a request whose process died, for the worker that finishes it. */
+  /** The recorder of a request whose process died, for the worker that finishes it (an error stored in the default language). */
   recorderFor(companyId: string, key: string): ResponseRecorder {
-    return new IdempotencyScope(this.deps, companyId, key, true);
+    return new IdempotencyScope(this.deps, companyId, key, DEFAULT_LANGUAGE, true);
   }
 
   /** Deletes keys past their 24-hour retention. */
