@@ -40,7 +40,7 @@ interface Profile {
   cursor: string;
   /** Ids up to this one were there before the first start: never forwarded. */
   since: string;
-  /** Ids forwarded within LOOKBACK_MS of the cursor. */
+  /** Ids forwarded within LOOKBACK_MS of the cursor; pruned once per page, so older ids of the last page may remain. */
   recent: string[];
 }
 
@@ -67,7 +67,11 @@ function readState(file: string): Record<string, Profile> {
   }
 }
 
-/** Written to a temporary file then renamed: a crash leaves the previous state whole. */
+/**
+ * Written to a temporary file then renamed: a crash leaves the previous state
+ * whole. The file is read again first: another `svc listen` (another API or
+ * key) may have written its own entry since, and it is kept.
+ */
 function writeState(file: string, name: string, profile: Profile): void {
   const profiles = { ...readState(file), [name]: profile };
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
@@ -150,17 +154,22 @@ export async function listen(argv: string[], env: NodeJS.ProcessEnv, print: (lin
   process.once('SIGTERM', stop);
 
   const seen = new Set(state.recent);
+  // Written after each event, so a restart forwards each missed event once.
   const done = (id: string) => {
     seen.add(id);
     if (id > state.cursor) state.cursor = id;
-    const oldest = timeOfId(state.cursor) - LOOKBACK_MS;
-    for (const old of seen) if (timeOfId(old) < oldest) seen.delete(old);
     state.recent = [...seen];
     writeState(file, name, state);
+  };
+  // Once per page: the ids a sweep can no longer see again are forgotten.
+  const prune = () => {
+    const oldest = timeOfId(state.cursor) - LOOKBACK_MS;
+    for (const old of seen) if (timeOfId(old) < oldest) seen.delete(old);
   };
 
   while (!stopped) {
     let after = firstIdAt('evt', timeOfId(state.cursor) - LOOKBACK_MS);
+    // `after` is exclusive: the events up to `since` are never read.
     if (after < state.since) after = state.since;
     let more = true;
     try {
@@ -168,7 +177,7 @@ export async function listen(argv: string[], env: NodeJS.ProcessEnv, print: (lin
         const page = await callApi<{ data: (StoredEvent & Record<string, unknown>)[]; hasMore: boolean }>(api, 'GET', `/v2/events?after=${after}&limit=${PAGE}`);
         for (const event of page.data) {
           if (stopped) break;
-          if (seen.has(event.id) || event.id <= state.since) continue;
+          if (seen.has(event.id)) continue;
           if (!wanted || wanted(event.type)) {
             // The stored text again: it was written by JSON.stringify, so parse and stringify give the same bytes.
             const outcome = await forward(target, state.secret, event, JSON.stringify(event));
@@ -176,6 +185,7 @@ export async function listen(argv: string[], env: NodeJS.ProcessEnv, print: (lin
           }
           done(event.id);
         }
+        prune();
         more = page.hasMore;
         after = page.data.at(-1)?.id ?? after;
       }

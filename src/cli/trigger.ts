@@ -16,34 +16,28 @@ import { apiTarget, callApi, ClientUsageError, type ApiTarget } from './api-clie
 export const TRIGGER_USAGE = `usage: svc trigger <event type> [--api-key K] [--api-url URL]
   event types: transaction.created, transaction.paid, transaction.canceled, refund.succeeded (sandbox keys)`;
 
-interface Transaction {
-  id: string;
-  status: string;
-  amountCents: number;
-  version: number;
-}
+/** One step of a flow: acts on the transaction and answers the line to print. */
+type Step = (api: ApiTarget, trxId: string) => Promise<string>;
 
-type Step = (api: ApiTarget, trx: Transaction) => Promise<{ line: string; trx?: Transaction }>;
-
-const pay: Step = async (api, trx) => {
-  const paid = await callApi<Transaction>(api, 'POST', `/v2/sandbox/transactions/${trx.id}/pay`);
-  return { line: `paid ${paid.id} (transaction.paid)`, trx: paid };
+const pay: Step = async (api, trxId) => {
+  const paid = await callApi<{ id: string }>(api, 'POST', `/v2/sandbox/transactions/${trxId}/pay`);
+  return `paid ${paid.id} (transaction.paid)`;
 };
 
 const FLOWS: Partial<Record<EventType, Step[]>> = {
   'transaction.created': [],
   'transaction.paid': [pay],
   'transaction.canceled': [
-    async (api, trx) => {
-      const canceled = await callApi<Transaction>(api, 'POST', `/v2/sandbox/transactions/${trx.id}/fail`);
-      return { line: `canceled ${canceled.id} through the sandbox fail route (transaction.canceled)`, trx: canceled };
+    async (api, trxId) => {
+      const canceled = await callApi<{ id: string }>(api, 'POST', `/v2/sandbox/transactions/${trxId}/fail`);
+      return `canceled ${canceled.id} through the sandbox fail route (transaction.canceled)`;
     },
   ],
   'refund.succeeded': [
     pay,
-    async (api, trx) => {
-      const refund = await callApi<{ id: string; status: string; amountCents: number }>(api, 'POST', `/v2/transactions/${trx.id}/refunds`, {});
-      return { line: `refund ${refund.id} of ${trx.id}: ${refund.status}, ${refund.amountCents} centavos (refund.succeeded, then transaction.canceled)` };
+    async (api, trxId) => {
+      const refund = await callApi<{ id: string; status: string; amountCents: number }>(api, 'POST', `/v2/transactions/${trxId}/refunds`, {});
+      return `refund ${refund.id} of ${trxId}: ${refund.status}, ${refund.amountCents} centavos (refund.succeeded, then transaction.canceled)`;
     },
   ],
 };
@@ -66,7 +60,7 @@ export async function trigger(argv: string[], env: NodeJS.ProcessEnv, print: (li
   if (!steps) throw new ClientUsageError(`${type} cannot be triggered: the sandbox provider accepts every refund`);
   const api = apiTarget(values, env);
 
-  const intent = await callApi<{ id: string; transaction: Transaction }>(api, 'POST', '/v2/payment-intents', {
+  const intent = await callApi<{ id: string; transaction: { id: string } }>(api, 'POST', '/v2/payment-intents', {
     amountCents: 10_000,
     paymentMethod: 'PIX',
     referenceId: `svc-trigger-${randomUUID()}`,
@@ -74,12 +68,8 @@ export async function trigger(argv: string[], env: NodeJS.ProcessEnv, print: (li
     buyer: SANDBOX_BUYER,
     confirm: true,
   });
-  let trx = intent.transaction;
-  print(`payment intent ${intent.id}: Pix of 10000 centavos, transaction ${trx.id} PENDING (transaction.created)`);
-  for (const step of steps) {
-    const done = await step(api, trx);
-    print(done.line);
-    trx = done.trx ?? trx;
-  }
+  const trxId = intent.transaction.id;
+  print(`payment intent ${intent.id}: Pix of 10000 centavos, transaction ${trxId} PENDING (transaction.created)`);
+  for (const step of steps) print(await step(api, trxId));
   return 0;
 }

@@ -13,7 +13,6 @@
  *    network into an error within seconds.
  */
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
-import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { isDatabaseUnavailable } from './unavailable.js';
 
@@ -67,25 +66,28 @@ export function createPostgresPool(settings: PoolSettings): PostgresPool {
  * Statements run as named prepared statements, so PostgreSQL parses each text
  * once per connection and, after a few runs, reuses its plan: the payment
  * flow's one statement is a long chain of CTEs whose parse and plan cost as
- * much as a small transaction. The name is a digest of the text, so one text
- * has one name. A connection prepares at most MAX_PREPARED_PER_CONNECTION
+ * much as a small transaction. A name only has to be unique on its
+ * connection, so each connection names its texts s0, s1, … in the order it
+ * first runs them. A connection prepares at most MAX_PREPARED_PER_CONNECTION
  * texts of at most MAX_PREPARED_TEXT characters; past that, statements run
  * unnamed, as pg does by default (texts that vary with their input, such as
  * IN lists, cannot fill a connection's memory).
  */
 const MAX_PREPARED_PER_CONNECTION = 256;
 const MAX_PREPARED_TEXT = 16_384;
-const preparedNames = new WeakMap<pg.PoolClient, Set<string>>();
+/** Per connection: each prepared text and its statement name. */
+const preparedNames = new WeakMap<pg.PoolClient, Map<string, string>>();
 
 function asPrepared(client: pg.PoolClient, args: unknown[]): pg.QueryConfig | undefined {
   const [text, values] = args;
   if (typeof text !== 'string' || text.length > MAX_PREPARED_TEXT || (values !== undefined && !Array.isArray(values))) return undefined;
   let names = preparedNames.get(client);
-  if (!names) preparedNames.set(client, (names = new Set()));
-  const name = createHash('sha1').update(text).digest('base64url');
-  if (!names.has(name)) {
+  if (!names) preparedNames.set(client, (names = new Map()));
+  let name = names.get(text);
+  if (name === undefined) {
     if (names.size >= MAX_PREPARED_PER_CONNECTION) return undefined;
-    names.add(name);
+    name = `s${names.size}`;
+    names.set(text, name);
   }
   return { name, text, values: values as unknown[] | undefined };
 }

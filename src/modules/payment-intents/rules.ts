@@ -6,7 +6,7 @@
 import type { PaymentIntentRow } from '../../db/types.js';
 import { DomainError, type ErrorDetail } from '../../lib/domain-error.js';
 import { addDays, daysBetween, isValidDate, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
-import { isValidTaxId } from '../../lib/tax-id.js';
+import { isValidTaxId, TAX_ID_CHECK_DIGITS_PROBLEM } from '../../lib/tax-id.js';
 import type { CreateIntentInput, IntentStatus } from './schemas.js';
 
 /** How long an intent waits for its confirmation; a card ticket expires with it. */
@@ -32,7 +32,7 @@ export const PIX_DEFAULT_EXPIRES_SECONDS = 3600;
 export function validateCreate(input: CreateIntentInput, now: Date): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const method = input.paymentMethod;
-  if (!isValidTaxId(input.buyer.document)) problems.push({ field: 'buyer.document', message: 'is not a valid CPF or CNPJ (check digits)' });
+  if (!isValidTaxId(input.buyer.document)) problems.push({ field: 'buyer.document', message: TAX_ID_CHECK_DIGITS_PROBLEM });
   if (input.confirm === true && method === 'CREDIT_CARD') {
     problems.push({ field: 'confirm', message: 'true is only valid for PIX and BOLETO; card intents are confirmed with a vault token' });
   }

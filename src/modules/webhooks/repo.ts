@@ -205,8 +205,8 @@ export async function listDeliveries(ex: Db, companyId: string, webhookId: strin
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
-/** Every attempt of these deliveries, the latest of each first. */
+/** Every attempt of these deliveries, the latest of each first (the caller groups them by delivery). */
 export async function attemptsOf(ex: Db, deliveryIds: string[]): Promise<AttemptRow[]> {
   if (deliveryIds.length === 0) return [];
-  return ex.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('delivery_id').orderBy('attempt', 'desc').execute();
+  return ex.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', deliveryIds).orderBy('attempt', 'desc').execute();
 }
