@@ -5,6 +5,7 @@
  * intent, then its confirmation (no body;
  * its {id} is the intent just created, see try-it.js), then the listing.
  */
+import { jsonMedia } from './schema.js';
 
 /** A buyer the sandbox accepts: a CPF with valid check digits, an address for boleto. */
 const BUYER = {
@@ -14,16 +15,11 @@ const BUYER = {
   address: { street: 'Rua Augusta', number: '100', neighborhood: 'Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304000' },
 };
 
-/** Built-in bodies by "METHOD path" (the document's path, with its {placeholders}). */
+/** The built-in body of "METHOD path" (the document's path, with its {placeholders}), or undefined. */
 function builtIn(key) {
-  const reference = 'docs-' + Date.now().toString(36);
-  switch (key) {
-    case 'POST /v2/payment-intents':
-      // Not confirmed here, so that "try it" on confirm has an intent to confirm (its id is filled in).
-      return { amountCents: 1990, paymentMethod: 'PIX', referenceId: reference, buyer: BUYER };
-    default:
-      return undefined;
-  }
+  if (key !== 'POST /v2/payment-intents') return undefined;
+  // Not confirmed here, so that "try it" on confirm has an intent to confirm (its id is filled in).
+  return { amountCents: 1990, paymentMethod: 'PIX', referenceId: 'docs-' + Date.now().toString(36), buyer: BUYER };
 }
 
 /** The JSON media type's examples as [name, value]: `example`, or each of `examples`. */
@@ -33,14 +29,16 @@ function documented(media) {
   return Object.entries(media.examples || {}).filter(([, e]) => e && e.value !== undefined).map(([name, e]) => [e.summary || name, e.value]);
 }
 
-/** The bodies "try it" offers, as [name, text]: the document's examples, else a built-in one, else '' (or '{}' for a required body). */
+/**
+ * The bodies "try it" offers, as [name, text, value]: the document's
+ * examples, else a built-in one, else '' (or '{}' for a required body),
+ * which has no value.
+ */
 export function exampleBodies(method, path, operation) {
-  const content = operation.requestBody && operation.requestBody.content;
-  const media = content && (content['application/json'] || Object.values(content)[0]);
-  const found = documented(media);
+  const found = documented(jsonMedia(operation.requestBody && operation.requestBody.content));
   const builtin = builtIn(method.toUpperCase() + ' ' + path);
   if (found.length === 0 && builtin !== undefined) found.push(['example', builtin]);
-  if (found.length > 0) return found.map(([name, value]) => [name, JSON.stringify(value, null, 2)]);
+  if (found.length > 0) return found.map(([name, value]) => [name, JSON.stringify(value, null, 2), value]);
   return [['', operation.requestBody && operation.requestBody.required ? '{}' : '']];
 }
 

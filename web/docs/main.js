@@ -5,6 +5,7 @@
  * switch for the page's own words.
  */
 import { $, clear, show } from '../shared/dom.js';
+import { applyPageTexts } from '../shared/i18n.js';
 import { renderMarkdown } from './guide.js';
 import { setLocale, state, t } from './i18n.js';
 import { renderReference } from './operations.js';
@@ -13,11 +14,7 @@ import { storeKey, storedKey } from './try-it.js';
 let doc = null;
 
 function render() {
-  document.documentElement.lang = state.locale;
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n'));
-  const toggle = $('lang-toggle');
-  toggle.textContent = state.locale === 'en' ? 'Português' : 'English';
-  toggle.lang = state.locale === 'en' ? 'pt-BR' : 'en';
+  applyPageTexts(t, state.locale);
   if (doc) renderReference(doc, $('toc'), $('operations'));
 }
 

@@ -7,7 +7,7 @@
 import { clear, node } from '../shared/dom.js';
 import { inline } from './guide.js';
 import { t } from './i18n.js';
-import { resolve, schemaTree, typeLine } from './schema.js';
+import { jsonMedia, resolve, schemaTree, typeLine } from './schema.js';
 import { tryPanel } from './try-it.js';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -51,7 +51,7 @@ function paramList(doc, params) {
 }
 
 function mediaSchema(content) {
-  const media = content && (content['application/json'] || Object.values(content)[0]);
+  const media = jsonMedia(content);
   return media && media.schema;
 }
 

@@ -17,6 +17,11 @@ export function resolve(doc, schema) {
   return s || {};
 }
 
+/** The media type of a `content` map the page shows and "try it" sends: JSON, else the first one. */
+export function jsonMedia(content) {
+  return content && (content['application/json'] || Object.values(content)[0]);
+}
+
 const refName = (schema) => (schema && schema.$ref ? schema.$ref.split('/').pop() : '');
 
 /** "string (email) · ≤ 255" and the like: a schema's type and constraints on one line. */

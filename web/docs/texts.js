@@ -3,6 +3,9 @@
  * the language switch re-words every label through t(); the API's own
  * descriptions (from /openapi.json) are shown as they are written.
  */
+import { SHARED_EN } from '../shared/texts-en.js';
+import { SHARED_PT_BR } from '../shared/texts-pt-br.js';
+
 export const PT_BR = {
   openapiLink: 'Documento OpenAPI',
   keyTitle: 'Sua chave de sandbox',
@@ -35,6 +38,7 @@ export const PT_BR = {
   idempotencyNote: 'Uma Idempotency-Key nova é enviada a cada envio.',
   oneOf: 'um de',
   items: 'itens',
+  langToggle: SHARED_PT_BR.langToggle,
 };
 
 export const EN = {
@@ -69,4 +73,5 @@ export const EN = {
   idempotencyNote: 'A new Idempotency-Key is sent with each request.',
   oneOf: 'one of',
   items: 'items',
+  langToggle: SHARED_EN.langToggle,
 };

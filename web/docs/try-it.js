@@ -90,14 +90,16 @@ async function send(method, path, operation, inputs, bodyArea, output, button) {
   try {
     const res = await fetch(requestUrl(path, inputs), { method: method.toUpperCase(), headers, body, credentials: 'omit' });
     const text = await res.text();
+    let json;
     let shown = text;
     try {
-      shown = JSON.stringify(JSON.parse(text), null, 2);
+      json = JSON.parse(text);
+      shown = JSON.stringify(json, null, 2);
     } catch {
       /* not JSON: shown as it came */
     }
     output.dataset.status = String(res.status);
-    const id = res.ok && method === 'post' && /^\{/.test(text) ? JSON.parse(text).id : undefined;
+    const id = res.ok && method === 'post' && /^\{/.test(text) && json ? json.id : undefined;
     if (typeof id === 'string') created.set(path, id);
     output.textContent = res.status + ' ' + res.statusText + '\n\n' + shown;
   } catch (e) {
@@ -133,8 +135,8 @@ export function tryPanel(method, path, operation, params) {
       // Several documented examples (Pix, card, boleto): one is chosen, the first by default.
       const select = node('select', null, 'try-example');
       select.setAttribute('aria-label', t('exampleLabel'));
-      examples.forEach(([name, text], i) => {
-        const method = JSON.parse(text).paymentMethod;
+      examples.forEach(([name, , value], i) => {
+        const method = value.paymentMethod;
         const option = node('option', method ? name + ' · ' + method : name);
         option.value = String(i);
         select.appendChild(option);

@@ -6,7 +6,7 @@
  */
 import { installCopyButtons } from '../shared/copy.js';
 import { $, clear, node, show } from '../shared/dom.js';
-import { rememberedLocale, rememberLocale } from '../shared/i18n.js';
+import { applyPageTexts, rememberedLocale, rememberLocale } from '../shared/i18n.js';
 import { api } from './api.js';
 import { installMasks, readBuyer, renderStates } from './buyer-form.js';
 import { beginCard, renderPayButton, submitCard, unmountCard } from './card.js';
@@ -57,11 +57,7 @@ function renderInstallments() {
 
 function applyLocale(locale) {
   state.locale = locale === 'en' ? 'en' : 'pt-BR';
-  document.documentElement.lang = state.locale;
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n'));
-  const toggle = $('lang-toggle');
-  toggle.textContent = t('langToggle');
-  toggle.lang = state.locale === 'en' ? 'pt-BR' : 'en';
+  applyPageTexts(t, state.locale);
   document.title = t('pageTitle') + (data.sellerName ? ' · ' + data.sellerName : '');
   if (data.amountCents !== undefined) $('amount').textContent = money(data.amountCents);
   renderUnavailable();

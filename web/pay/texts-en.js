@@ -46,7 +46,6 @@ export const EN = {
   creating: 'Creating the charge…',
   paidTitle: 'Payment confirmed',
   paidText: 'Done! {seller} received your payment.',
-  failedText: 'The payment was not approved. Check the details or use another card.',
   canceledTitle: 'Charge expired',
   canceledText: 'The time to pay this charge is over. You can create a new one.',
   factId: 'Reference',

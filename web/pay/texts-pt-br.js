@@ -47,7 +47,6 @@ export const PT_BR = {
   creating: 'Gerando a cobrança…',
   paidTitle: 'Pagamento confirmado',
   paidText: 'Pronto! {seller} recebeu o seu pagamento.',
-  failedText: 'O pagamento não foi aprovado. Confira os dados ou use outro cartão.',
   canceledTitle: 'Cobrança expirada',
   canceledText: 'O prazo para pagar esta cobrança terminou. Você pode gerar uma nova.',
   factId: 'Código',

@@ -1,7 +1,7 @@
 /*
- * A page's words in its current language. Why a module: both checkout pages
- * word every view through t(), with {name} placeholders, and fall back to
- * Portuguese for a key English lacks.
+ * A page's words in its current language. Why a module: the checkout pages
+ * and the API reference word every view through t(), with {name}
+ * placeholders, and fall back to Portuguese for a key English lacks.
  */
 
 /** `texts`: {'pt-BR': {...}, en: {...}}; `locale()`: the page's current language. */
@@ -18,6 +18,19 @@ export function translator(texts, locale) {
     return Object.prototype.hasOwnProperty.call(texts[locale()], key) ? texts[locale()][key] : undefined;
   }
   return { t, ownText };
+}
+
+/**
+ * Words the page's static markup in `locale`: <html lang>, every
+ * [data-i18n] element, and the language toggle, which names (and is marked
+ * up in) the other language.
+ */
+export function applyPageTexts(t, locale) {
+  document.documentElement.lang = locale;
+  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n'));
+  const toggle = document.getElementById('lang-toggle');
+  toggle.textContent = t('langToggle');
+  toggle.lang = locale === 'en' ? 'pt-BR' : 'en';
 }
 
 /** Keeps the buyer's language choice under `key` (the page still works where storage is blocked). */

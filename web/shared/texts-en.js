@@ -21,6 +21,7 @@ export const SHARED_EN = {
   retry: 'Try again',
   processing: 'Processing the payment…',
   failedTitle: 'Payment refused',
+  failedText: 'The payment was not approved. Check the details or use another card.',
   refusal_insufficient_funds: 'The issuing bank refused the payment: insufficient funds.',
   refusal_expired_card: 'The issuing bank refused the payment: expired card.',
   factMethod: 'Method',

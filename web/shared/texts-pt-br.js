@@ -21,6 +21,7 @@ export const SHARED_PT_BR = {
   retry: 'Tentar novamente',
   processing: 'Processando o pagamento…',
   failedTitle: 'Pagamento recusado',
+  failedText: 'O pagamento não foi aprovado. Confira os dados ou use outro cartão.',
   refusal_insufficient_funds: 'O banco emissor recusou o pagamento: saldo insuficiente.',
   refusal_expired_card: 'O banco emissor recusou o pagamento: cartão vencido.',
   factMethod: 'Forma',

@@ -175,13 +175,10 @@ class Sandbox extends Resource {
 
   /** POST /v2/sandbox/transactions/{id}/chargeback */
   chargeback(transactionId: string, opts?: RequestOptions) {
-    return this.call<Result<'/v2/sandbox/transactions/{id}/chargeback', 'post'>>(
-      { method: 'POST', path: `/v2/sandbox/transactions/${seg(transactionId)}/chargeback` },
-      opts,
-    );
+    return this.move('chargeback', transactionId, opts);
   }
 
-  private move(action: 'pay' | 'fail' | 'settle', transactionId: string, opts?: RequestOptions) {
+  private move(action: 'pay' | 'fail' | 'settle' | 'chargeback', transactionId: string, opts?: RequestOptions) {
     return this.call<Result<`/v2/sandbox/transactions/{id}/${typeof action}`, 'post'>>(
       { method: 'POST', path: `/v2/sandbox/transactions/${seg(transactionId)}/${action}` },
       opts,

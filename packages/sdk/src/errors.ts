@@ -77,9 +77,9 @@ function parseErrorBody(text: string): { code: ErrorCode; message: string; detai
 }
 
 /** Retry-After (delay-seconds or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+function retryAfterMs(value: string | null): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
   const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }

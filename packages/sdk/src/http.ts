@@ -2,7 +2,7 @@
  * One API call: URL, headers, the Idempotency-Key of a POST, retries with
  * backoff, and the answer turned into a value or an SvcApiError.
  */
-import { SvcApiError, SvcConnectionError, retryAfterMs } from './errors.js';
+import { SvcApiError, SvcConnectionError } from './errors.js';
 
 export interface SvcOptions {
   /** svc_test_… (sandbox) or svc_live_… (production). */
@@ -90,7 +90,7 @@ export class HttpClient {
       if (res.ok) return (text === '' ? undefined : JSON.parse(text)) as T;
       const error = SvcApiError.fromResponse(res.status, res.headers, text);
       if (!retryable(error) || attempt >= maxRetries) throw error;
-      const delay = this.retryDelayMs(attempt, res.headers);
+      const delay = this.retryDelayMs(attempt, error);
       if (delay === undefined) throw error;
       await this.pause(delay, opts.signal);
     }
@@ -115,9 +115,9 @@ export class HttpClient {
   }
 
   /** Retry-After when the answer has one (undefined if it asks for longer than maxRetryDelayMs), else the backoff. */
-  private retryDelayMs(attempt: number, headers: Headers): number | undefined {
-    const asked = retryAfterMs(headers.get('retry-after'));
-    if (asked === undefined) return this.backoffMs(attempt);
+  private retryDelayMs(attempt: number, error: SvcApiError): number | undefined {
+    if (error.retryAfterSeconds === undefined) return this.backoffMs(attempt);
+    const asked = error.retryAfterSeconds * 1000;
     return asked <= (this.options.maxRetryDelayMs ?? 30_000) ? asked : undefined;
   }
 

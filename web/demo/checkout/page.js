@@ -8,7 +8,7 @@ import { api } from './api.js';
 import { beginBoleto } from './boleto-flow.js';
 import { beginCard, renderPayButton, renderTestCards, submitCard, unmountCard } from './card-flow.js';
 import { $, show } from '../../shared/dom.js';
-import { rememberedLocale, rememberLocale } from '../../shared/i18n.js';
+import { applyPageTexts, rememberedLocale, rememberLocale } from '../../shared/i18n.js';
 import { formatInputAmount, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { renderInstallments, selectMethod } from './order.js';
@@ -40,11 +40,7 @@ function reset() {
 
 function applyLocale(locale) {
   state.locale = locale === 'en' ? 'en' : 'pt-BR';
-  document.documentElement.lang = state.locale;
-  for (const el of document.querySelectorAll('[data-i18n]')) el.textContent = t(el.getAttribute('data-i18n'));
-  const toggle = $('lang-toggle');
-  toggle.textContent = t('langToggle');
-  toggle.lang = state.locale === 'en' ? 'pt-BR' : 'en';
+  applyPageTexts(t, state.locale);
   document.title = t('title') + ' · Sandbox';
   const cents = parseAmount($('amount').value);
   if (cents !== undefined && !$('amount').disabled) $('amount').value = formatInputAmount(cents);

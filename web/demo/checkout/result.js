@@ -23,7 +23,7 @@ export function showResult(trx) {
     $('result-title').textContent = t('failedTitle');
     const code = card && card.refusalCode;
     // The acquirer's refusalMessage is English: the page words the code in its own language.
-    $('result-text').textContent = (code && ownText('refusal_' + code)) || t('refusalOther');
+    $('result-text').textContent = (code && ownText('refusal_' + code)) || t('failedText');
     if (code) {
       $('result-refusal').textContent = t('refusalCode', { code });
       refusal = true;

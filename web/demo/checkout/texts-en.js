@@ -36,7 +36,6 @@ export const EN = {
   waiting: 'Waiting for the buyer\'s payment.',
   paidTitle: 'Payment approved',
   paidText: 'The transaction is paid. The receivables below show what each account receives, and when.',
-  refusalOther: 'The payment was not approved. Check the details or use another card.',
   refusalCode: 'Refusal code: {code}',
   canceledTitle: 'Payment canceled',
   canceledText: 'The charge was canceled (its payment window closed).',

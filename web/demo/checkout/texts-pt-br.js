@@ -37,7 +37,6 @@ export const PT_BR = {
   waiting: 'Aguardando o pagamento do comprador.',
   paidTitle: 'Pagamento aprovado',
   paidText: 'A transação foi paga. Os recebíveis abaixo mostram quanto cada conta recebe e quando.',
-  refusalOther: 'O pagamento não foi aprovado. Confira os dados ou use outro cartão.',
   refusalCode: 'Código de recusa: {code}',
   canceledTitle: 'Pagamento cancelado',
   canceledText: 'A cobrança foi cancelada (prazo de pagamento encerrado).',
