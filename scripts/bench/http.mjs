@@ -65,8 +65,7 @@ export async function runFlow({ base, key, pid }, mode, connections, seconds) {
 export async function benchHttp({ levels, seconds }) {
   const db = await createDatabase('http');
   console.log(`Starting svc serve on database ${db.name}…`);
-  const serve = await startServe(await serviceEnv({ databaseUrl: db.url, dataDir: tempDir('http') }));
-  const server = { ...serve, pid: serve.child.pid };
+  const server = await startServe(await serviceEnv({ databaseUrl: db.url, dataDir: tempDir('http') }));
   console.log(`Warming up (two-step flow, 16 connections, ${Math.min(3, seconds)} s)…`);
   let totalFlows = (await runFlow(server, 'two-step', 16, Math.min(3, seconds))).flows; // warm-up included, for DB transactions per flow
 
@@ -91,7 +90,8 @@ export async function benchHttp({ levels, seconds }) {
 /** The embedded default (`npm start`): the one-call flow on PGlite, one connection, then four. */
 async function benchPglite(seconds) {
   console.log('Starting svc serve on the embedded PGlite…');
-  const server = await startServe(await serviceEnv({ databaseUrl: undefined, dataDir: tempDir('pglite') }));
+  const { base, key, stop } = await startServe(await serviceEnv({ databaseUrl: undefined, dataDir: tempDir('pglite') }));
+  const server = { base, key }; // no pid: the PGlite lines show no CPU figures, so none are measured
   await runFlow(server, 'one-call', 4, Math.min(3, seconds)); // warm-up
   const rows = [];
   for (const connections of [1, 4]) {
@@ -100,7 +100,7 @@ async function benchPglite(seconds) {
     console.log(`${r.flowsPerSec.toFixed(0)} flows/s`);
     rows.push({ connections, ...r });
   }
-  await server.stop();
+  await stop();
   return rows;
 }
 

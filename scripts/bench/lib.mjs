@@ -113,7 +113,7 @@ export function spawnSvc(role, env) {
     if ((await Promise.race([exited, sleep(5000, 'timeout', { ref: false })])) === 'timeout') child.kill('SIGKILL');
   };
   onCleanup(stop);
-  return { child, stop, tail: () => tail };
+  return { pid: child.pid, stop, tail: () => tail };
 }
 
 /** Polls GET base/readyz (and `also()`, when given) for up to 60 s. */
@@ -128,6 +128,7 @@ export async function waitReady(base, proc, also = () => true) {
 /**
  * `svc serve` on a fresh DATA_DIR: API + vault + worker. The first start creates the
  * demo company and its API key, which it writes to DATA_DIR/sandbox-key.txt before listening.
+ * Answers spawnSvc's { pid, stop, tail } with the API and vault origins and the key.
  */
 export async function startServe(env) {
   const proc = spawnSvc('serve', env);
@@ -167,11 +168,18 @@ export function httpClient(base, { key, connections = 16, localAddress } = {}) {
   };
 }
 
+/** The name (comm) and the CPU seconds (user + system) used so far of the process whose /proc/<pid>/stat is `stat`. */
+function parseStat(stat) {
+  // The name is in parentheses and may hold spaces or ')'; the fields after it are space-separated.
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, close), cpu: (Number(fields[11]) + Number(fields[12])) / 100 }; // utime, stime in clock ticks (USER_HZ, 100 on Linux)
+}
+
 /** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
 export function cpuSeconds(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ, 100 on Linux)
+    return parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
   } catch {
     return undefined;
   }
@@ -188,8 +196,8 @@ export function postgresCpuSeconds() {
   let total = 0;
   for (const pid of dirs) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === 'postgres') total += cpuSeconds(pid) ?? 0;
+      const { name, cpu } = parseStat(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      if (name === 'postgres') total += cpu;
     } catch {
       // the process ended meanwhile
     }
@@ -201,9 +209,10 @@ export function postgresCpuSeconds() {
  * CPU milliseconds per unit of work of the service (`pid`), PostgreSQL and this bench process
  * (load generator, and the PSP stand-in or the receiver where there is one) over `work()`.
  * The machine's noise moves flows/s; CPU per flow moves much less, so it is what to compare
- * between two versions of the code.
+ * between two versions of the code. Without `pid` nothing is measured: `cpu` is undefined.
  */
 export async function cpuPerUnit(pid, work, units) {
+  if (pid === undefined) return { result: await work(), cpu: undefined };
   const before = { svc: cpuSeconds(pid), pg: postgresCpuSeconds(), bench: process.cpuUsage() };
   const result = await work();
   const n = units(result);

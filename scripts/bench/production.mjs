@@ -58,7 +58,7 @@ export async function benchProduction({ levels, seconds }) {
   const proc = spawnSvc('serve', env);
   const base = `http://127.0.0.1:${env.PORT}`;
   await waitReady(base, proc);
-  const server = { base, key, pid: proc.child.pid };
+  const server = { base, key, pid: proc.pid };
   await runFlow(server, 'one-call', 4, Math.min(3, seconds)); // warm-up, and the OAuth2 token
   const rows = [];
   for (const connections of levels) {

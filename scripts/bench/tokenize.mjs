@@ -100,7 +100,7 @@ export async function benchTokenize({ concurrency, seconds, opensslSeconds }) {
   // Warm-up (JIT, pools, key cache), which also tells how many tickets the timed run needs.
   const warmSeconds = Math.min(2, seconds);
   process.stdout.write(`  tokenize: 100 card intents for a ${warmSeconds} s warm-up… `);
-  const warm = await runTokenize(lanes, await prepareBodies(api, 100), warmSeconds, serve.child.pid);
+  const warm = await runTokenize(lanes, await prepareBodies(api, 100), warmSeconds, serve.pid);
   if (warm.ok === 0) throw new Error(`no tokenize succeeded in the warm-up: ${warm.firstBad}`);
   console.log(`${warm.perSec.toFixed(0)} tokenize/s`);
   // Warm-up rates run low (JIT, a busy machine): plan for 3 times as many, plus a margin.
@@ -111,7 +111,7 @@ export async function benchTokenize({ concurrency, seconds, opensslSeconds }) {
   console.log(`ready in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
   process.stdout.write(`  tokenize c=${concurrency} ${seconds} s… `);
-  const run = await runTokenize(lanes, bodies, seconds, serve.child.pid);
+  const run = await runTokenize(lanes, bodies, seconds, serve.pid);
   console.log(`${run.perSec.toFixed(0)} tokenize/s`);
   // Stop the service so openssl has the machine to itself, as the service had.
   await serve.stop();

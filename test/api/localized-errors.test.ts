@@ -19,10 +19,10 @@ import { assertErrorBody } from '../helpers/assert.js';
 import { engines } from '../helpers/db.js';
 import { errorTextsIn } from '../helpers/error-texts.js';
 import { BUYER, cardIntent, pixIntent } from '../helpers/fixtures.js';
+import { REPO_ROOT } from '../helpers/server.js';
 
-/** The repository root, where npm test runs (the scan reads the TypeScript sources, not .test-build's JavaScript). */
-const ROOT = process.cwd();
-const SRC = path.join(ROOT, 'src');
+// The scan reads the TypeScript sources in the repository, not .test-build's JavaScript.
+const SRC = path.join(REPO_ROOT, 'src');
 /** Texts the scan finds that never reach a client: reasons logged or turned into a state, not into an error body. */
 const NOT_SHOWN = new Set([
   'invalid', // tickets.ts: a ticket check's reason, answered with "is not a valid ticket"
@@ -48,7 +48,7 @@ describe('error texts in Portuguese', () => {
     for (const found of texts) {
       if (NOT_SHOWN.has(found.text)) continue;
       const english = (found.builder === 'notFound' ? `${found.text} not found` : found.text).replace(/\{\}/g, '7');
-      if (toPortuguese(english) === undefined) missing.push(`${path.relative(ROOT, found.file)}:${found.line} ${JSON.stringify(found.text)}`);
+      if (toPortuguese(english) === undefined) missing.push(`${path.relative(REPO_ROOT, found.file)}:${found.line} ${JSON.stringify(found.text)}`);
     }
     assert.deepEqual(missing, [], 'texts without a Portuguese entry in src/lib/i18n/messages-pt-br.ts');
   });

@@ -1,5 +1,6 @@
 /**
- * The OpenAPI documents generate usable client types: openapi-typescript turns
+ * The OpenAPI documents generate usable client types: openapi-typescript, as
+ * the SDK's generator runs it (packages/sdk/scripts/openapi-types.mjs), turns
  * the live /openapi.json of the API and of the vault into .d.ts files, and a
  * small client program written against them (named schemas, operations by
  * operationId, the required Idempotency-Key, an optional body, error codes,
@@ -11,10 +12,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
+import { typesFromDocument } from '../helpers/sdk.js';
 
 /** Every line marked @ts-expect-error must be an error: an unused one fails the compile too. */
 const CLIENT = `
@@ -93,7 +94,7 @@ describe('types generated from the OpenAPI documents', () => {
     for (const [name, app] of [['api', t.app], ['vault', t.vaultApp]] as const) {
       const res = await app.inject({ method: 'GET', url: '/openapi.json' });
       assert.equal(res.statusCode, 200, `${name} /openapi.json`);
-      fs.writeFileSync(path.join(dir, `${name}.d.ts`), astToString(await openapiTS(res.json())));
+      fs.writeFileSync(path.join(dir, `${name}.d.ts`), await typesFromDocument(res.json()));
     }
     const generated = fs.readFileSync(path.join(dir, 'api.d.ts'), 'utf8');
     assert.match(generated, /createPaymentIntent: \{/, 'operations are named by operationId');

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { engines } from '../helpers/db.js';
 import { startTestApp, tokenizeCard, type TestApp } from '../helpers/app.js';
 import { cardIntent, pixIntent } from '../helpers/fixtures.js';
+import { idemKey } from '../helpers/server.js';
 
 type Json = Record<string, any>;
 
@@ -26,8 +27,8 @@ for (const engine of engines()) {
       const res = await t.call({
         method: 'POST',
         url,
-        headers: { 'idempotency-key': randomUUID(), ...(payload ? { 'content-type': 'application/json' } : {}) },
-        ...(payload ? { payload: JSON.stringify(payload) } : {}),
+        headers: { 'idempotency-key': idemKey() },
+        ...(payload ? { payload } : {}),
       });
       assert.equal(res.statusCode, status, res.body);
       return res.json();

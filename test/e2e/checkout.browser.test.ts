@@ -35,13 +35,12 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { freePort, idemKey, startServer, type TestServer } from '../helpers/server.js';
 import { CARD_BUYER } from '../helpers/fixtures.js';
 
 type Json = Record<string, any>;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const INTERNAL_KEY = randomBytes(32);
 const APPROVED = { number: '4111111111111111', expiry: '1230', cvv: '123', holder: 'Maria da Silva' };
 const REFUSED = { number: '4111113111110002', expiry: '1230', cvv: '123', holder: 'Joao Pereira' };
@@ -177,8 +176,7 @@ describe('e2e checkout: seller page + real vault + real API in Chromium', { skip
     sellerUrl = `http://127.0.0.1:${(seller.address() as AddressInfo).port}`;
     assert.notEqual(new URL(sellerUrl).origin, new URL(vaultUrl).origin, 'seller and vault are different origins');
 
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {

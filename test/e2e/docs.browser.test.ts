@@ -11,10 +11,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-docs-screenshots');
 
 describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
@@ -24,8 +23,7 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     server = await startServer();
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {
@@ -75,7 +73,6 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
 
     // The operation's example as it stands: a Pix intent, 201.
     const create = page.locator('#op-post-v2-payment-intents');
-    const output = create.locator('.try-output');
     const sendAndWait = async (op: typeof create) => {
       await op.locator('.try-output').evaluate((el) => el.removeAttribute('data-status'));
       await op.locator('.try-send').click();
@@ -97,7 +94,7 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     await create.locator('.try-body').fill(JSON.stringify(unconfirmed));
     const second = await sendAndWait(create);
     assert.equal(second.status, '201', second.text);
-    const intentId = /"id": "(pi_[0-9a-z]+)"/.exec(String(await output.textContent()))?.[1];
+    const intentId = /"id": "(pi_[0-9a-z]+)"/.exec(second.text)?.[1];
     assert.ok(intentId, 'the created intent is shown');
 
     // Confirm: its {id} is the intent just created, no body, a fresh Idempotency-Key: the Pix charge (201).
@@ -111,9 +108,7 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     // A listing with no body, and an error answered in the page's language.
     const list = page.locator('#op-get-v2-transactions');
     await list.locator('.try-toggle').click();
-    await list.locator('.try-send').click();
-    await list.locator('.try-output[data-status]').waitFor();
-    assert.equal(await list.locator('.try-output').getAttribute('data-status'), '200');
+    assert.equal((await sendAndWait(list)).status, '200');
 
     assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
     assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
@@ -124,16 +119,12 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     const get = page.locator('#op-get-v2-payment-intents-id');
     await get.locator('.try-toggle').click();
     await get.locator('input[name="id"]').fill('pi_nope');
-    await get.locator('.try-send').click();
-    await get.locator('.try-output[data-status]').waitFor();
-    assert.match(String(await get.locator('.try-output').textContent()), /^404 .*"Payment intent not found"/s);
+    assert.match((await sendAndWait(get)).text, /^404 .*"Payment intent not found"/s);
     await page.locator('#lang-toggle').click();
     assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
     await get.locator('.try-toggle').click();
     await get.locator('input[name="id"]').fill('pi_nope');
-    await get.locator('.try-send').click();
-    await get.locator('.try-output[data-status]').waitFor();
-    assert.match(String(await get.locator('.try-output').textContent()), /"Intenção de pagamento não encontrada"/);
+    assert.match((await sendAndWait(get)).text, /"Intenção de pagamento não encontrada"/);
     // The two 404s asked for above are logged by Chromium as failed loads; nothing else may be.
     assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), [], 'no CSP violation or script error');
     await context.close();

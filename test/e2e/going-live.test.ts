@@ -17,9 +17,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { JWK } from 'jose';
 import { encryptCard } from '../helpers/app.js';
 import { boletoIntent, cardIntent, pixIntent } from '../helpers/fixtures.js';
@@ -244,8 +241,7 @@ describe('operators: svc providers check, and the simulated provider refused in 
   });
 
   test('SVC_ENV=production on the embedded database starts with a warning that a power loss can lose payments; the CLI keeps it off stdout', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
-    const embedded: Deployment = { engine: 'pglite', dataDir, destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+    const embedded = await createDeployment({ engine: 'pglite', migrated: false });
     const off = { PIX_PROVIDER: 'disabled', BOLETO_PROVIDER: 'disabled', CARD_PROVIDER: 'disabled' };
     const env = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key32(), VAULT_MASTER_KEY: key32(), INTERNAL_KEY: key32(), ...off };
     try {

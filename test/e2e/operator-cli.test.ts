@@ -9,11 +9,9 @@
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { seedPgliteDataDir } from '../helpers/db.js';
-import { runCli, startServer, type Deployment, type TestServer } from '../helpers/server.js';
+import { createDeployment, runCli, startServer, type Deployment, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, any>;
 
@@ -27,14 +25,8 @@ after(async () => {
   await deployment?.destroy();
 });
 
-async function pgliteDeployment(): Promise<Deployment> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cli-'));
-  await seedPgliteDataDir(dataDir);
-  return { engine: 'pglite', dataDir, destroy: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-}
-
 test('operator commands run while svc serve holds the embedded database', async () => {
-  deployment = await pgliteDeployment();
+  deployment = await createDeployment({ engine: 'pglite' });
   const socket = path.join(deployment.dataDir, 'svc.sock');
   live = await startServer({ reuse: deployment });
   const server = live;

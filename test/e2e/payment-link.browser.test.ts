@@ -13,12 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, any>;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const LAUNCH_ARGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-pay-screenshots');
 const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 860 } },
@@ -32,8 +31,7 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
   before(async () => {
     fs.mkdirSync(SHOTS, { recursive: true });
     server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '10000', VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000', PAY_PAGE_PER_IP_PER_MINUTE: '1000' } });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+    browser = await launchChromium();
   });
 
   after(async () => {

@@ -149,11 +149,12 @@ export async function freePort(): Promise<number> {
 /**
  * A DATA_DIR and a database for servers to run on: migrated unless
  * `migrated: false`, in which case the first server start creates the schema.
+ * The engine is the run's (e2eEngine) unless `engine` names one.
  */
-export async function createDeployment(opts: { migrated?: boolean } = {}): Promise<Deployment> {
+export async function createDeployment(opts: { migrated?: boolean; engine?: Engine } = {}): Promise<Deployment> {
   const migrated = opts.migrated ?? true;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-e2e-'));
-  if (e2eEngine() === 'postgres') {
+  if ((opts.engine ?? e2eEngine()) === 'postgres') {
     const created = await createPostgresDatabase({ migrated });
     return {
       engine: 'postgres',

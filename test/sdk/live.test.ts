@@ -11,12 +11,11 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { pathToFileURL } from 'node:url';
-import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { constructEvent, isSvcApiError, Svc, type Transaction } from '../../packages/sdk/src/index.js';
+import { encryptCard } from '../helpers/app.js';
 import { BUYER, CARD_BUYER } from '../helpers/fixtures.js';
 import { startHttpsReceiver, type HttpsReceiver, type ReceivedRequest } from '../helpers/https-receiver.js';
-import { refusal } from '../helpers/sdk.js';
+import { refusal, typesFromDocument } from '../helpers/sdk.js';
 import { pollEverySecond, REPO_ROOT, startServer, type TestServer } from '../helpers/server.js';
 import { createSelfSignedCert, type SelfSignedCert } from '../helpers/test-ca.js';
 
@@ -55,9 +54,6 @@ const pix = (label: string, more: { confirm?: boolean; amountCents?: number; ref
   ({ amountCents: 10_000, paymentMethod: 'PIX', referenceId: reference(label), buyer: BUYER, ...more }) as const;
 
 test('the committed packages/sdk/src/openapi.ts is what openapi-typescript makes of the live /openapi.json', async () => {
-  const { typesFromDocument } = (await import(pathToFileURL(path.join(REPO_ROOT, 'packages/sdk/scripts/openapi-types.mjs')).href)) as {
-    typesFromDocument(document: unknown): Promise<string>;
-  };
   const document: unknown = await (await fetch(`${server.url}/openapi.json`)).json();
   const committed = fs.readFileSync(path.join(REPO_ROOT, 'packages/sdk/src/openapi.ts'), 'utf8');
   assert.ok(committed === (await typesFromDocument(document)), 'packages/sdk/src/openapi.ts is out of date: run `npm run sdk:generate` and commit it');
@@ -90,10 +86,8 @@ test('card: the token from the vault confirms the intent, PAID with brand and la
   const tokenization = intent.cardTokenization;
   assert.ok(tokenization, 'a card intent carries cardTokenization');
   // What the vault's hosted fields do in the buyer's browser: the card encrypted for the vault, bound to the ticket.
-  const card = JSON.stringify({ number: '4111111111111111', holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: '123' });
-  const encryptedCard = await new CompactEncrypt(new TextEncoder().encode(card))
-    .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: tokenization.encryptionKey.kid, ticket: tokenization.ticket })
-    .encrypt(await importJWK(tokenization.encryptionKey as JWK, 'RSA-OAEP-256'));
+  const card = { number: '4111111111111111', holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: '123' };
+  const encryptedCard = await encryptCard(tokenization, card);
   const res = await fetch(`${tokenization.vaultUrl}/tokenize`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

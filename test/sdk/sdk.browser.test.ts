@@ -14,8 +14,8 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/server.js';
+import { CHROMIUM } from '../helpers/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DIST = path.join(REPO_ROOT, 'packages', 'sdk', 'dist');
 
 let server: http.Server;

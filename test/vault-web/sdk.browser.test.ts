@@ -11,6 +11,7 @@ import { WEB_ROOT } from '../../src/http/web-assets.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
+import { CHROMIUM } from '../helpers/chromium.js';
 
 type Json = Record<string, any>;
 
@@ -20,7 +21,6 @@ type Json = Record<string, any>;
 // /keys and a /tokenize that opens the JWE with jose. Skipped without Chromium.
 // ---------------------------------------------------------------------------
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HOSTED_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; "
   + "frame-ancestors *; base-uri 'none'; form-action 'none'";
 
