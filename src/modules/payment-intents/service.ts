@@ -168,7 +168,7 @@ export class PaymentIntentService {
   private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<Outcome<CardTokenization>> {
     const key = (await listPublicKeys(this.deps.db)).find((k) => k.current);
     if (!key) return new DomainError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role', undefined, 5);
-    const ticket = await signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
+    const ticket = signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
     return { vaultUrl: this.deps.config.publicVaultUrl, ticket, encryptionKey: key.jwk };
   }
 

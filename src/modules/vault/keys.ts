@@ -12,7 +12,8 @@
  * from the cache only until KEY_OVERLAP_MS after its supersession, the
  * earliest it can be retired: past that, each call asks the database again.
  */
-import { exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from 'jose';
+import { createPrivateKey, type JsonWebKeyInput, type KeyObject } from 'node:crypto';
+import { exportJWK, generateKeyPair } from 'jose';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
@@ -46,7 +47,7 @@ export async function listPublicKeys(db: Db): Promise<PublicKeyView[]> {
 }
 
 export class VaultKeys {
-  private readonly privateKeys = new Map<string, Promise<CryptoKey>>();
+  private readonly privateKeys = new Map<string, KeyObject>();
   /** Key id → until when (epoch ms) its last lookup found it usable. */
   private readonly checkedUntil = new Map<string, number>();
 
@@ -97,7 +98,7 @@ export class VaultKeys {
    * Imported once, then cached; whether the id is still usable is asked of
    * the database at most every KEY_CACHE_MS (see the top of this file).
    */
-  async privateKey(keyId: string): Promise<CryptoKey | undefined> {
+  async privateKey(keyId: string): Promise<KeyObject | undefined> {
     const now = this.clock.now().getTime();
     const cached = this.privateKeys.get(keyId);
     if (cached && now < (this.checkedUntil.get(keyId) ?? 0)) return cached;
@@ -108,7 +109,8 @@ export class VaultKeys {
     }
     let key = this.privateKeys.get(keyId);
     if (!key) {
-      key = importJWK(JSON.parse(this.sealer.open(row.private_sealed)) as JWK, KEY_ALG) as Promise<CryptoKey>;
+      // A node:crypto key: card-jwe.ts decrypts with node:crypto (see there why not jose).
+      key = createPrivateKey({ key: JSON.parse(this.sealer.open(row.private_sealed)) as JsonWebKeyInput['key'], format: 'jwk' });
       this.privateKeys.set(keyId, key);
     }
     // A superseded key may be retired from KEY_OVERLAP_MS after its supersession: not cached past that.

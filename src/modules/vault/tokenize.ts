@@ -90,7 +90,7 @@ export class Tokenizer {
     const ipWindow = windowOf(now, IP_WINDOW_MS);
     // The ticket's HMAC is checked first (cheap CPU, no query), so both attempt counters are one statement;
     // the answers keep their order: the address's limit, then the ticket's validity, then the ticket's limit.
-    const ticket = await verifyTicket(this.deps.internalKey, input.ticket, now);
+    const ticket = verifyTicket(this.deps.internalKey, input.ticket, now);
     const ticketClaims = ticket.ok ? ticket.claims : undefined;
     const attempts = await repo.countAttempts(
       db,
@@ -113,7 +113,7 @@ export class Tokenizer {
     if (refused) return refused;
     const privateKey = await keys.privateKey(input.keyId);
     if (!privateKey) return validationError('keyId', 'is not a current vault key; fetch /keys again');
-    const opened = await openCard(input.encryptedCard, privateKey, input.keyId, input.ticket);
+    const opened = openCard(input.encryptedCard, privateKey, input.keyId, input.ticket);
     if (isDomainError(opened)) return opened;
     let payload: unknown;
     try {
