@@ -129,9 +129,9 @@ export function tokenizeReport({ concurrency, run, openssl, opensslSeconds }) {
     `openssl speed -seconds ${opensslSeconds} rsa2048 (one thread): ${fmt(openssl.sign)} sign/s (private-key ops), ${fmt(openssl.verify)} verify/s`,
     `Ratio tokenize/s ÷ openssl sign/s: ${fmt(run.perSec / openssl.sign, 3)}   (per CPU-second of the service: ${fmt(run.perCpuSec / openssl.sign, 3)})`,
     '',
-    `The vault runs inside svc serve, one Node process: its JavaScript runs on one thread, but jose decrypts through
-WebCrypto, whose RSA work runs on libuv's thread pool, so the process can use more than one core; PostgreSQL
-(per tokenize: one statement for both attempt counters, one for the card limit, the used JWE and the token, and the intent's state) runs on the same 2 cores. Each connection has its own
+    `The vault runs inside svc serve, one Node process; it decrypts with node:crypto on its main thread, so the
+RSA work is counted in the service's CPU; PostgreSQL (per tokenize: one statement for both attempt counters,
+one for the card limit, the used JWE and the token, and the intent's state) runs on the same 2 cores. Each connection has its own
 loopback source address (127.0.0.10+), so the per-IP counter is not a single hot row.`,
   ].join('\n');
 }

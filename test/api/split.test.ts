@@ -13,6 +13,7 @@ import { engines } from '../helpers/db.js';
 import { RECIPIENTS, SELLER_DOCUMENT, startTestApp, type TestApp } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { boletoIntent, cpf, fixed, pct, pixIntent } from '../helpers/fixtures.js';
+import { deliveredBody } from '../../src/modules/events/index.js';
 
 type Json = Record<string, any>;
 
@@ -206,7 +207,7 @@ for (const engine of engines()) {
 
       const events = await t.db.db.selectFrom('events').select(['type', 'body']).where('transaction_id', '=', created.id).where('type', '=', 'transaction.paid').execute();
       assert.equal(events.length, 1);
-      const body = JSON.parse(events[0]!.body);
+      const body = JSON.parse(deliveredBody(events[0]!.body));
       assert.equal(body.type, 'transaction.paid');
       assert.deepEqual(body.data.transaction.split.receivables, got.split.receivables);
       assert.deepEqual(body.data.transaction, got);

@@ -7,6 +7,7 @@ import { settled } from '../helpers/outcome.js';
 import { eventTypesOf, startTestApp, type TestApp, productionEnv, runWorker } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { boletoIntent, pixIntent } from '../helpers/fixtures.js';
+import { deliveredBody } from '../../src/modules/events/index.js';
 
 type Json = Record<string, any>;
 
@@ -32,7 +33,7 @@ async function listIds(t: TestApp, query: Record<string, string | number> = {}):
 }
 async function events(t: TestApp, transactionId: string, type: string): Promise<Json[]> {
   const rows = await t.db.db.selectFrom('events').select('body').where('transaction_id', '=', transactionId).where('type', '=', type).execute();
-  return rows.map((r) => JSON.parse(r.body));
+  return rows.map((r) => JSON.parse(deliveredBody(r.body)));
 }
 for (const engine of engines()) {
   describe(`transactions on ${engine}`, () => {

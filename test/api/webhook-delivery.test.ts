@@ -15,6 +15,7 @@ import type { Sender, SendResult } from '../../src/modules/webhooks/index.js';
 import { settled } from '../helpers/outcome.js';
 import { assertError } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
+import { deliveredBody } from '../../src/modules/events/index.js';
 
 type Json = Record<string, any>;
 
@@ -105,7 +106,7 @@ async function eventOf(t: TestApp, transactionId: string, type: string): Promise
 }
 
 async function eventBody(t: TestApp, id: string): Promise<string> {
-  return (await t.db.db.selectFrom('events').select('body').where('id', '=', id).executeTakeFirstOrThrow()).body;
+  return deliveredBody((await t.db.db.selectFrom('events').select('body').where('id', '=', id).executeTakeFirstOrThrow()).body);
 }
 
 async function deliveriesOf(t: TestApp, webhookId: string) {

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { httpSender } from '../../src/modules/webhooks/index.js';
 import { pixIntent } from '../helpers/fixtures.js';
+import { deliveredBody } from '../../src/modules/events/index.js';
 
 type Json = Record<string, any>;
 
@@ -152,9 +153,9 @@ describe('webhook delivery over real HTTP (pglite)', () => {
     const states = await t.db.db.selectFrom('webhook_deliveries').select(['webhook_id', 'state']).where('event_id', '=', event.id).execute();
     assert.deepEqual(Object.fromEntries(states.map((s) => [s.webhook_id, s.state])), { [slow.id]: 'FAILED', [ok.id]: 'SUCCEEDED', [redirect.id]: 'FAILED' });
 
-    // What the receiver got over the wire: the stored body, signed with the registration's secret.
+    // What the receiver got over the wire: the event as delivered, signed with the registration's secret.
     const got = received.find((r) => r.path === '/ok')!;
-    assert.equal(got.body, event.body);
+    assert.equal(got.body, deliveredBody(event.body));
     assert.equal(got.headers['x-svc-event-id'], event.id);
     assert.equal(got.headers['x-svc-event'], 'transaction.created');
     assert.match(String(got.headers['content-type']), /^application\/json/);

@@ -16,6 +16,7 @@ import * as m009 from './009-refunds.js';
 import * as m010 from './010-payment-links.js';
 import * as m011 from './011-transaction-version.js';
 import * as m012 from './012-webhook-delivery-log.js';
+import * as m013 from './013-inline-stored-responses.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '010-payment-links': m010,
   '011-transaction-version': m011,
   '012-webhook-delivery-log': m012,
+  '013-inline-stored-responses': m013,
 };

@@ -8,7 +8,7 @@
  * (`data.refund`, written before `data.transaction`).
  */
 import { REFUND_EVENT_TYPES, type RefundEventType } from '../refunds/schemas.js';
-import { TRANSACTION_EVENT_TYPES, type TransactionEventType } from '../transactions/index.js';
+import { TRANSACTION_EVENT_TYPES, withQrImage, type TransactionEventType, type TransactionView } from '../transactions/index.js';
 
 export const EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, ...REFUND_EVENT_TYPES] as const;
 export type EventType = TransactionEventType | RefundEventType;
@@ -16,14 +16,44 @@ export type EventType = TransactionEventType | RefundEventType;
 export interface TransactionSnapshot {
   id: string;
   sellerId: string;
+  paymentDetails?: TransactionView['paymentDetails'];
 }
 
-/** The body stored once and delivered as is: `{id, type, createdAt, data: {refund?, transaction}}`, keys in this order. */
+/**
+ * The body as stored: `{id, type, createdAt, data: {refund?, transaction}}`,
+ * keys in this order, and the Pix QR image left out of the transaction's
+ * payment details (a pure function of the code beside it): deliveredBody
+ * draws it again, so what is delivered and listed is the full transaction.
+ */
 export function eventBody(id: string, type: EventType, at: Date, transaction: TransactionSnapshot, refund?: object): string {
-  return JSON.stringify({ id, type, createdAt: at.toISOString(), data: refund ? { refund, transaction } : { transaction } });
+  const stored = withoutQrImage(transaction);
+  return JSON.stringify({ id, type, createdAt: at.toISOString(), data: refund ? { refund, transaction: stored } : { transaction: stored } });
 }
 
-/** A page of stored bodies as the list answers it: the bodies are joined as they are, never re-serialised. */
+function withoutQrImage(transaction: TransactionSnapshot): TransactionSnapshot {
+  const details = transaction.paymentDetails;
+  if (details?.pix?.qrCodeImageBase64 === undefined) return transaction;
+  const { qrCodeImageBase64: _drawnAgain, ...pix } = details.pix;
+  return { ...transaction, paymentDetails: { ...details, pix: pix as typeof details.pix } };
+}
+
+/**
+ * The exact text delivered and listed for a stored body: as stored, with the
+ * Pix QR image drawn back in last, where it was (a body stored with its image,
+ * before it was left out, is answered as it is). Parsing and serialising
+ * JSON.stringify's own text gives back the same bytes, the image added.
+ */
+export function deliveredBody(stored: string): string {
+  if (!stored.includes('"pix":{')) return stored; // no Pix details (a seller's text has its quotes escaped)
+  const body = JSON.parse(stored) as { data: { transaction: TransactionSnapshot } };
+  const { transaction } = body.data;
+  const details = transaction.paymentDetails;
+  if (!details?.pix || details.pix.qrCodeImageBase64 !== undefined) return stored;
+  transaction.paymentDetails = withQrImage(details);
+  return JSON.stringify(body);
+}
+
+/** A page of stored bodies as the list answers it: the bodies are joined as they are delivered, never otherwise re-serialised. */
 export function eventPage(bodies: string[], hasMore: boolean): string {
-  return `{"data":[${bodies.join(',')}],"hasMore":${hasMore}}`;
+  return `{"data":[${bodies.map(deliveredBody).join(',')}],"hasMore":${hasMore}}`;
 }

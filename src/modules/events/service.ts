@@ -15,7 +15,7 @@ import { isId } from '../../lib/ids.js';
 import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import type { Delivery, DeliveryFanOut } from './outbox.js';
 import * as repo from './repo.js';
-import { eventPage, type EventType } from './rules.js';
+import { deliveredBody, eventPage, type EventType } from './rules.js';
 
 export interface EventDeps {
   db: Db;
@@ -43,7 +43,7 @@ export class EventService {
   /** One event exactly as delivered. */
   async get(companyId: string, id: string): Promise<Outcome<string>> {
     const row = isId('evt', id) ? await repo.findEvent(this.deps.db, companyId, id) : undefined;
-    return row ? row.body : notFound('Event');
+    return row ? deliveredBody(row.body) : notFound('Event');
   }
 
   /** Delivers an event again: to one registration, or to every active one that selected its type. */

@@ -68,6 +68,7 @@ import {
 import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, insertTransactionQuery, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { qrCodePngBase64 } from '../pix/index.js';
 import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type BoletoDetails, type CardDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
@@ -190,8 +191,9 @@ export class Confirmation {
     const transactionId = transactionIdOf(intent);
     // The seller is read once: its name goes into the Pix code and the view, its fee plan prices the sale.
     const seller = await cachedSellerProfile(db, intent.company_id);
-    // Rendered outside the transaction; discarded if another path finished the intent first.
-    const pix = record && intent.payment_method === 'PIX' ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now) : undefined;
+    const pix = record && intent.payment_method === 'PIX' ? this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now) : undefined;
+    // The QR image is drawn here, outside the transaction, for the view drawn under the intent's lock to find it drawn.
+    if (pix) qrCodePngBase64(pix.pix.qrCode);
     const card = record && intent.payment_method === 'CREDIT_CARD' ? cardDetails(record) : undefined;
     return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
@@ -347,7 +349,7 @@ export class Confirmation {
     const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionId, updated_at: now };
     const details =
       intent.payment_method === 'PIX'
-        ? await this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
+        ? this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
         : await boletoOf(this.deps.db, intent, record);
     const row = newTransactionRow(confirmed, seller, details, now);
     const transaction = transactionView(row, seller.name);
@@ -426,14 +428,14 @@ export class Confirmation {
   }
 
   /** The provider's "copia e cola" when it issued one (a real PSP), else the code we build (simulated). */
-  private async pix(
+  private pix(
     amountCents: number,
     expiresInSeconds: number | null,
     record: ChargeRecord | undefined,
     merchantName: string,
     transactionId: string,
     now: Date,
-  ): Promise<PixDetails> {
+  ): PixDetails {
     return pixDetails({
       issuedCode: record?.pix?.qrCode,
       locationBase: this.deps.config.pixLocationBase,

@@ -1,18 +1,19 @@
 /**
- * What the buyer pays with: the Pix BR Code and its QR image, the boleto
- * barcode and digitable line, or the card's brand and last 4 digits. The QR image is rendered before the database
- * transaction opens (CPU work holds no row lock); the boleto number comes
- * from a database sequence (repo.nextBoletoNumber), taken inside the transaction.
+ * What the buyer pays with, as the transaction stores it: the Pix BR Code,
+ * the boleto barcode and digitable line, or the card's brand and last 4
+ * digits. The Pix QR image is not stored: it is a pure function of the code,
+ * drawn by the transaction's view (transactions/view.ts). The boleto number
+ * comes from a database sequence (repo.nextBoletoNumber), taken inside the transaction.
  */
 import type { ChargeRecord } from '../providers/index.js';
 import { buildBoleto, sandboxFreeField } from '../boleto/index.js';
-import { buildDynamicBrCode, pixLocationUrl, qrCodePngBase64 } from '../pix/index.js';
+import { buildDynamicBrCode, pixLocationUrl } from '../pix/index.js';
 
 /** Bank code printed on sandbox boletos (a test issuer; no money moves in the sandbox). */
 const SANDBOX_BOLETO_BANK = '001';
 
 export interface PixDetails {
-  pix: { qrCode: string; qrCodeImageBase64: string; expiresAt: string };
+  pix: { qrCode: string; expiresAt: string };
 }
 export interface CardDetails {
   card: { brand: string; last4: string; refusalCode?: string; refusalMessage?: string };
@@ -22,7 +23,7 @@ export interface BoletoDetails {
   boleto: { digitableLine: string; barcode: string; dueDate: string; url?: string };
 }
 
-export async function pixDetails(input: {
+export function pixDetails(input: {
   /** The code the provider issued (its location is the PSP's); absent: built here (sandbox). */
   issuedCode?: string | undefined;
   locationBase: string;
@@ -31,14 +32,14 @@ export async function pixDetails(input: {
   merchantName: string;
   merchantCity: string;
   expiresAt: Date;
-}): Promise<PixDetails> {
+}): PixDetails {
   const qrCode = input.issuedCode ?? buildDynamicBrCode({
     locationUrl: pixLocationUrl(input.locationBase, input.transactionId),
     amountCents: input.amountCents,
     merchantName: input.merchantName,
     merchantCity: input.merchantCity,
   });
-  return { pix: { qrCode, qrCodeImageBase64: await qrCodePngBase64(qrCode), expiresAt: input.expiresAt.toISOString() } };
+  return { pix: { qrCode, expiresAt: input.expiresAt.toISOString() } };
 }
 
 /** What a card transaction shows of the card and of a refusal; never more of the card. */

@@ -2,9 +2,15 @@
  * The transaction as the API shows it (GET /v2/transactions/{id}), which is
  * also the snapshot carried in webhook `data.transaction`. Keys are written in
  * a fixed order so the same state always serialises to the same bytes.
+ *
+ * A Pix transaction stores its code, not the code's QR image (a pure function
+ * of it, drawn again here; rows written before that keep theirs): the image
+ * is `qrCodeImageBase64`, after `expiresAt`, where PostgreSQL's jsonb order
+ * put it when it was stored.
  */
 import type { Static } from 'typebox';
 import type { TransactionRow } from '../../db/types.js';
+import { qrCodePngBase64 } from '../pix/index.js';
 import type { ReceivableSchema, TransactionSchema } from './schemas.js';
 
 export type TransactionView = Static<typeof TransactionSchema>;
@@ -29,7 +35,7 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     referenceId: row.reference_id,
     ...(row.description !== null ? { description: row.description } : {}),
     buyer: row.buyer as TransactionView['buyer'],
-    paymentDetails: row.payment_details as TransactionView['paymentDetails'],
+    paymentDetails: withQrImage(row.payment_details as TransactionView['paymentDetails']),
     split: { receivables },
     metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
@@ -37,3 +43,11 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     version: row.version,
   };
 }
+
+/** Payment details with the Pix QR image drawn from the code, when the stored details lack it. */
+export function withQrImage(details: TransactionView['paymentDetails']): TransactionView['paymentDetails'] {
+  const pix = details.pix;
+  if (!pix || pix.qrCodeImageBase64 !== undefined) return details;
+  return { ...details, pix: { ...pix, qrCodeImageBase64: qrCodePngBase64(pix.qrCode) } };
+}
+

@@ -24,7 +24,7 @@ import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { eventsByIds } from '../events/index.js';
+import { deliveredBody, eventsByIds } from '../events/index.js';
 import * as repo from './repo.js';
 import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
 import { signedHeaders } from './signature.js';
@@ -231,7 +231,8 @@ export class DeliveryWorker {
       const events = new Map((await eventsByIds(trx, [...new Set(claimed.map((d) => d.event_id))])).map((e) => [e.id, e]));
       return claimed.map((d) => {
         const event = events.get(d.event_id)!; // a delivery's event exists: same commit (outbox), never deleted
-        return { ...d, body: event.body, type: event.type, leaseEnd };
+        // The text delivered (the Pix QR image drawn back in: events/rules.ts), the same on every attempt.
+        return { ...d, body: deliveredBody(event.body), type: event.type, leaseEnd };
       });
     });
   }
