@@ -60,7 +60,7 @@ export async function openApiDocuments(): Promise<OpenApiDocuments> {
     internalKey,
     attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
     intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
-    intentTokenState: intentTokenGate(db),
+    intentTokenGate,
   });
   const vaultApp = await buildVaultApp({ env: config.env, publicUrl: config.publicVaultUrl, db, ...vault, internalKey });
   const api = await buildApp({ config, db, clock, newId, providers: {}, sealer: aesGcmSealer(randomBytes(32)), internalKey, vault: vault.authorizer });

@@ -153,7 +153,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
         internalKey,
         attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
         intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
-        intentTokenState: intentTokenGate(database.db),
+        intentTokenGate,
       });
       return vault;
     },

@@ -122,7 +122,7 @@ async function vaultAppWithLowIpLimit(t: TestApp): Promise<FastifyInstance> {
     internalKey: t.deps.internalKey,
     attemptsPerIpPerMinute: 5,
     intentsPerCardPerHour: 1_000,
-    intentTokenState: intentTokenGate(t.db.db),
+    intentTokenGate,
   });
   await vault.keys.rotate();
   return buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
@@ -550,7 +550,7 @@ for (const engine of engines()) {
       // Two vault processes on one database and one master key: b rotates and retires, a tokenizes.
       const masterKey = randomBytes(32);
       const vaultOn = () =>
-        buildVault({ db: t.db.db, clock: t.clock, newId, acquirer: undefined, masterKey, internalKey: t.deps.internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenState: intentTokenGate(t.db.db) });
+        buildVault({ db: t.db.db, clock: t.clock, newId, acquirer: undefined, masterKey, internalKey: t.deps.internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenGate });
       a = vaultOn();
       b = vaultOn();
     });

@@ -77,7 +77,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     // the vault's limits are lifted unless a test sets them.
     attemptsPerIpPerMinute: opts.env?.VAULT_ATTEMPTS_PER_IP_PER_MINUTE ? config.vaultAttemptsPerIpPerMinute : 1_000_000,
     intentsPerCardPerHour: opts.env?.VAULT_INTENTS_PER_CARD_PER_HOUR ? config.vaultIntentsPerCardPerHour : 1_000_000,
-    intentTokenState: intentTokenGate(db.db),
+    intentTokenGate,
   });
   await vault.keys.ensureCurrent();
   const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });

@@ -1,5 +1,5 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Kysely, type QueryCreator, type Updateable } from 'kysely';
+import { sql, type Kysely, type QueryCreator, type RawBuilder, type Updateable } from 'kysely';
 import { isUniqueViolation } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
@@ -28,6 +28,11 @@ export async function findIntent(ex: Ex, companyId: string, id: string, forUpdat
   let query = ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
+}
+
+/** The facts the vault's token gate reads (token-state.ts), unexecuted: the vault runs it inside its attempt counters' statement. */
+export function tokenGateFactsQuery(companyId: string, intentId: string): RawBuilder<Record<string, unknown>> {
+  return sql`SELECT status, expires_at, confirm_started_at FROM payment_intents WHERE company_id = ${companyId} AND id = ${intentId}`;
 }
 
 export async function findIntentByCreateKey(ex: Ex, companyId: string, key: string): Promise<PaymentIntentRow | undefined> {

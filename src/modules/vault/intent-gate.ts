@@ -4,12 +4,26 @@
  * the vault only learns whether a card may still be tokenized for it, so a
  * ticket cannot bring a card to an intent canceled, confirmed or being
  * confirmed while the ticket itself is still valid.
+ *
+ * The question is asked in the vault's own statement (the attempt counters,
+ * repo.countAttempts), so that it costs no round trip of its own: the
+ * payment-intents module gives the SELECT that reads the intent's facts, and
+ * reads the state from what it returned.
  */
+import type { RawBuilder } from 'kysely';
 import { DomainError, validationError } from '../../lib/domain-error.js';
 
 export type IntentTokenState = 'awaiting-token' | 'processed' | 'expired' | 'missing';
 
-export type IntentTokenGate = (companyId: string, intentId: string, now: Date) => Promise<IntentTokenState>;
+/** The columns the facts SELECT returned, as named by it (NULL everywhere: no such intent). */
+export type IntentFacts = Record<string, unknown>;
+
+export interface IntentTokenGate {
+  /** A SELECT of at most one row, the intent's facts; its column names must not start with `attempts_`. */
+  facts(companyId: string, intentId: string): RawBuilder<IntentFacts>;
+  /** The state those facts mean at `now`. */
+  state(facts: IntentFacts, now: Date): IntentTokenState;
+}
 
 /** Why tokenize refuses an intent in `state`; undefined when the intent waits for a token. */
 export function refusalFor(state: IntentTokenState): DomainError | undefined {

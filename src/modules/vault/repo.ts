@@ -1,5 +1,5 @@
 /** All SQL on the vault's tables (schema "vault": keys, tokens, attempts, used JWEs, card intents). The executor is always the first parameter. */
-import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import type { Database, VaultKeysTable, VaultTokensTable } from '../../db/types.js';
 
 type Ex = Kysely<Database>;
@@ -79,22 +79,27 @@ export interface AttemptCounts {
   ip: number;
   /** The ticket's attempts, this one included; undefined when no ticket was given or the address was over its limit (not counted then). */
   ticket: number | undefined;
+  /** What the ticket's `intent` SELECT read (its columns; all NULL when it found no row); undefined without one. */
+  intent: Record<string, unknown> | undefined;
 }
 
 /**
  * Adds one attempt to the address's counter of `ipWindowStart` and, when a
  * ticket is given and the address is still within `ipLimit`, one to the
- * ticket's counter of `ticketWindowStart`; answers both new counts. One
- * statement (tokenize's hot path), shared by every vault process: the
- * ticket's insert reads the address's RETURNING, so an attempt refused for its
- * address does not count against its ticket, as when they were two statements.
+ * ticket's counter of `ticketWindowStart`; answers both new counts and, with
+ * a ticket, the row its intent's SELECT (`ticket.intent`, given by the
+ * payment-intents module: vault/intent-gate.ts) reads. One statement
+ * (tokenize's hot path), shared by every vault process: the ticket's insert
+ * reads the address's RETURNING, so an attempt refused for its address does
+ * not count against its ticket, as when they were two statements.
  */
 export async function countAttempts(
   ex: Ex,
   ip: { key: string; windowStart: Date; limit: number },
-  ticket: { key: string; windowStart: Date } | undefined,
+  ticket: { key: string; windowStart: Date; intent: RawBuilder<Record<string, unknown>> } | undefined,
 ): Promise<AttemptCounts> {
-  const { rows } = await sql<{ ip: number; ticket: number | null }>`
+  const intent = ticket ? sql`, intent.* FROM ip LEFT JOIN LATERAL (${ticket.intent}) AS intent ON true` : sql` FROM ip`;
+  const { rows } = await sql<{ attempts_ip: number; attempts_ticket: number | null } & Record<string, unknown>>`
     WITH ip AS (
       INSERT INTO vault.attempts (scope, key, window_start, count) VALUES ('ip', ${ip.key}, ${ip.windowStart}, 1)
       ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
@@ -106,9 +111,9 @@ export async function countAttempts(
       ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
       RETURNING count
     )
-    SELECT ip.count AS ip, (SELECT count FROM ticket) AS ticket FROM ip`.execute(ex);
-  const row = rows[0]!;
-  return { ip: row.ip, ticket: row.ticket ?? undefined };
+    SELECT ip.count AS attempts_ip, (SELECT count FROM ticket) AS attempts_ticket${intent}`.execute(ex);
+  const { attempts_ip, attempts_ticket, ...facts } = rows[0]!;
+  return { ip: attempts_ip, ticket: attempts_ticket ?? undefined, intent: ticket ? facts : undefined };
 }
 
 export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> {

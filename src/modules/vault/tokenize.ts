@@ -64,7 +64,7 @@ export interface TokenizeDeps extends TokenizeLimits {
   sealers: VaultSealers;
   fingerprint: CardFingerprinter;
   internalKey: Buffer;
-  intentTokenState: IntentTokenGate;
+  intentTokenGate: IntentTokenGate;
 }
 
 export function hashToken(token: string): string {
@@ -95,8 +95,13 @@ export class Tokenizer {
     const attempts = await repo.countAttempts(
       db,
       { key: clientIp, windowStart: ipWindow.start, limit: this.deps.attemptsPerIpPerMinute },
-      // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry).
-      ticketClaims && { key: ticketClaims.intentId, windowStart: ticketClaims.expiresAt },
+      // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry);
+      // the ticket's intent is read in the same statement, for the gate below.
+      ticketClaims && {
+        key: ticketClaims.intentId,
+        windowStart: ticketClaims.expiresAt,
+        intent: this.deps.intentTokenGate.facts(ticketClaims.companyId, ticketClaims.intentId),
+      },
     );
     if (attempts.ip > this.deps.attemptsPerIpPerMinute) {
       return rateLimited('Too many card attempts from this address; wait a minute', ipWindow.secondsLeft);
@@ -105,11 +110,11 @@ export class Tokenizer {
       if (ticket.reason === 'expired') return new DomainError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
       return validationError('ticket', 'is not a valid ticket');
     }
-    const { intentId, companyId, expiresAt } = ticket.claims;
+    const { expiresAt } = ticket.claims;
     if ((attempts.ticket ?? 0) > MAX_ATTEMPTS_PER_TICKET) {
       return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
-    const refused = refusalFor(await this.deps.intentTokenState(companyId, intentId, now));
+    const refused = refusalFor(this.deps.intentTokenGate.state(attempts.intent ?? {}, now));
     if (refused) return refused;
     const privateKey = await keys.privateKey(input.keyId);
     if (!privateKey) return validationError('keyId', 'is not a current vault key; fetch /keys again');

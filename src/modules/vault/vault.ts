@@ -19,7 +19,7 @@ export interface VaultDeps extends TokenizeLimits {
   masterKey: Buffer;
   internalKey: Buffer;
   /** Whether the ticket's intent still waits for a card (answered by the payment-intents module). */
-  intentTokenState: IntentTokenGate;
+  intentTokenGate: IntentTokenGate;
 }
 
 export interface Vault {
