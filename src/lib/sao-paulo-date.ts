@@ -10,8 +10,21 @@ const formatter = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 });
 
+/**
+ * The last minute asked and its date: every sale and card asks, and Intl's
+ * formatting costs microseconds each time. A São Paulo date changes only on a
+ * whole minute (the zone's offsets are whole minutes), so one minute has one date.
+ */
+let cachedMinute = Number.NaN;
+let cachedDate = '';
+
 export function saoPauloDate(at: Date): string {
-  return formatter.format(at); // en-CA formats as YYYY-MM-DD
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (minute !== cachedMinute) {
+    cachedDate = formatter.format(at); // en-CA formats as YYYY-MM-DD
+    cachedMinute = minute;
+  }
+  return cachedDate;
 }
 
 export function addDays(date: string, days: number): string {
