@@ -98,3 +98,18 @@ test('firstIdAt is the smallest id of its millisecond; timeOfId reads the millis
   assert.ok(firstIdAt('evt', ms) < id && id < firstIdAt('evt', ms + 1));
   assert.equal(timeOfId(firstIdAt('evt', ms - 5_000)), ms - 5_000);
 });
+
+test('counting up within a millisecond carries from the lower 40 random bits into the upper ones, in order', () => {
+  // Random bits whose lower half is 2^40 - 2: the second id after it carries.
+  const bits = Buffer.from([0x12, 0x34, 0x56, 0x78, 0x9a, 0xff, 0xff, 0xff, 0xff, 0xfe]);
+  const gen = makeIdGenerator(() => 1_795_000_000_000, () => bits);
+  const ids = Array.from({ length: 4 }, () => gen('dlv'));
+  assert.deepEqual([...ids].sort(), ids);
+  assert.equal(new Set(ids).size, 4);
+  const lower = ids.map((id) => id.slice(-8));
+  const upper = ids.map((id) => id.slice(-16, -8));
+  assert.deepEqual(lower, ['zzzzzzzy', 'zzzzzzzz', '00000000', '00000001']);
+  assert.deepEqual(upper, [upper[0], upper[0], upper[2], upper[2]]);
+  assert.equal(upper[0], '28t5cy4t', 'the upper half: 0x123456789a with its top bit cleared, in base 32');
+  assert.equal(upper[2], '28t5cy4v', 'plus one');
+});
