@@ -12,7 +12,7 @@
  * and app.ts wires the two: the import graph stays one-way, webhooks → events.
  */
 import type { Transaction } from 'kysely';
-import type { InsertFragment } from '../../db/one-statement.js';
+import { builderOf, type InsertFragment } from '../../db/one-statement.js';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import * as repo from './repo.js';
@@ -46,7 +46,7 @@ export class Outbox {
   /** Writes the event and its deliveries in `trx`; returns the event id. A refund event also carries the refund. */
   async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
     const id = this.deps.newId('evt');
-    for (const fragment of this.recordQueries(at, type, transaction, refund, id)) await fragment(trx).execute();
+    for (const fragment of this.recordQueries(at, type, transaction, refund, id)) await builderOf(fragment)(trx).execute();
     return id;
   }
 
@@ -54,6 +54,6 @@ export class Outbox {
   recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object, id = this.deps.newId('evt')): InsertFragment[] {
     const companyId = transaction.sellerId;
     const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction, refund), at };
-    return [(qc) => repo.insertEventQuery(qc, event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
+    return [repo.insertEventQuery(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
   }
 }

@@ -1,7 +1,7 @@
 /** All SQL on idempotency_keys. The executor is always the first parameter. */
 import type { QueryCreator, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/one-statement.js';
+import { builderOf, isUniqueViolation, shapedRow, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, IdempotencyKeysTable } from '../../db/types.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
@@ -13,21 +13,22 @@ type NewStarted = { companyId: string; key: string; fingerprint: string; success
  * statement that also claims the request's work (db/one-statement.ts). When
  * the key exists it fails with a unique violation (isKeyTaken).
  */
-export function insertStartedQuery(qc: QueryCreator<Database>, row: NewStarted) {
-  return qc.insertInto('idempotency_keys').values({
+export function insertStartedQuery(row: NewStarted): InsertFragment {
+  const values = {
     company_id: row.companyId,
     key: row.key,
     fingerprint: row.fingerprint,
-    state: 'STARTED',
+    state: 'STARTED' as const,
     success_status: row.successStatus,
     locked_until: row.lease,
     created_at: row.now,
-  });
+  };
+  return shapedRow('idempotency_keys', values, (qc) => qc.insertInto('idempotency_keys').values(values));
 }
 
 /** Claims a new key; false when (company, key) already exists. */
 export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
-  const inserted = await insertStartedQuery(ex, row)
+  const inserted = await builderOf(insertStartedQuery(row))(ex)
     .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
@@ -39,22 +40,20 @@ export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
  * statement that does the request's work (db/one-statement.ts). When the key
  * exists it fails with a unique violation (isKeyTaken), aborting the statement.
  */
-export function insertDoneQuery(
-  qc: QueryCreator<Database>,
-  row: { companyId: string; key: string; fingerprint: string; successStatus: number; status: number; sealedBody: string; now: Date },
-) {
-  return qc.insertInto('idempotency_keys').values({
+export function insertDoneQuery(row: { companyId: string; key: string; fingerprint: string; successStatus: number; status: number; sealedBody: string; now: Date }): InsertFragment {
+  const values = {
     company_id: row.companyId,
     key: row.key,
     fingerprint: row.fingerprint,
-    state: 'DONE',
+    state: 'DONE' as const,
     success_status: row.successStatus,
     response_status: row.status,
     response_body: row.sealedBody,
     // A DONE row is never taken over: its lease is simply over.
     locked_until: row.now,
     created_at: row.now,
-  });
+  };
+  return shapedRow('idempotency_keys', values, (qc) => qc.insertInto('idempotency_keys').values(values));
 }
 
 /** Whether a statement failed because its key's row exists already (insertDoneQuery). */
@@ -89,12 +88,21 @@ export async function takeOver(ex: Db, companyId: string, key: string, oldLease:
  * undefined when the key is no longer STARTED.
  */
 export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string): Promise<number | undefined> {
-  const updated = await markDoneQuery(ex, companyId, key, status, sealedBody).returning('response_status').executeTakeFirst();
+  const updated = await markDoneUpdate(ex, companyId, key, status, sealedBody).returning('response_status').executeTakeFirst();
   return updated?.response_status ?? undefined;
 }
 
-/** markDone's UPDATE, unexecuted: a fragment of the statement that records the request's outcome (db/one-statement.ts). */
-export function markDoneQuery(qc: QueryCreator<Database>, companyId: string, key: string, status: number | undefined, sealedBody: string) {
+/** markDone's UPDATE, unexecuted: a shaped fragment of the statement that records the request's outcome (db/one-statement.ts). */
+export function markDoneQuery(companyId: string, key: string, status: number | undefined, sealedBody: string): UpdateFragment {
+  return {
+    // Without a status, the response's is the key's success status: a column, not a parameter.
+    shape: `idempotency_keys mark done${status === undefined ? ' with the success status' : ''}`,
+    values: ['DONE', ...(status === undefined ? [] : [status]), sealedBody, companyId, key, 'STARTED'],
+    build: (qc) => markDoneUpdate(qc, companyId, key, status, sealedBody),
+  };
+}
+
+function markDoneUpdate(qc: QueryCreator<Database>, companyId: string, key: string, status: number | undefined, sealedBody: string) {
   return qc
     .updateTable('idempotency_keys')
     .set((eb) => ({ state: 'DONE', response_status: status ?? eb.ref('success_status'), response_body: sealedBody }))

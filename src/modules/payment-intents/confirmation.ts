@@ -242,13 +242,13 @@ export class Confirmation {
       registration = provider.registration({ ...chargeRequestOf(intent), method });
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
-      return this.writeAtOnce([(qc) => repo.insertIntentQuery(qc, { ...intent, status: 'FAILED' })], providerError(), key);
+      return this.writeAtOnce([repo.insertIntentFragment({ ...intent, status: 'FAILED' })], providerError(), key);
     }
     const sale = await this.saleInMemory(intent, registration.record, now);
     const fragments: InsertFragment[] = [
-      (qc) => repo.insertIntentQuery(qc, sale.confirmed),
+      repo.insertIntentFragment(sale.confirmed),
       registration.insert,
-      (qc) => insertTransactionQuery(qc, sale.row),
+      insertTransactionQuery(sale.row),
       ...sale.created,
     ];
     return this.writeAtOnce(fragments, sale.out.intent, key);
@@ -271,7 +271,7 @@ export class Confirmation {
    */
   async confirmAroundCall(intent: PaymentIntentRow, provider: PreparingProvider, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const prepared = provider.prepare({ ...chargeRequestOf(intent), method: intent.payment_method as 'PIX' | 'BOLETO' });
-    const claim: InsertFragment[] = [(qc) => repo.insertIntentQuery(qc, intent), prepared.insert];
+    const claim: InsertFragment[] = [repo.insertIntentFragment(intent), prepared.insert];
     try {
       await executeAsOne(this.deps.db, key ? [...claim, key.insertStarted()] : claim);
     } catch (err) {
@@ -325,8 +325,8 @@ export class Confirmation {
     const transactionId = transactionIdOf(intent);
     const { row, out, created } = await this.saleInMemory(intent, record, now);
     const fragments: StatementFragment[] = [
-      (qc) => repo.confirmClaimedQuery(qc, intent.id, transactionId, now),
-      (qc) => insertTransactionQuery(qc, row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
+      repo.confirmClaimedQuery(intent.id, transactionId, now),
+      insertTransactionQuery(row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
       ...created,
     ];
     try {

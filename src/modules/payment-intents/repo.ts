@@ -1,6 +1,6 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
 import { sql, type Kysely, type QueryCreator, type RawBuilder, type Updateable } from 'kysely';
-import { isUniqueViolation } from '../../db/one-statement.js';
+import { isUniqueViolation, shapedRow, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
 
@@ -8,13 +8,22 @@ type Ex = Kysely<Database>;
 
 /** The INSERT of an intent, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
 export function insertIntentQuery(qc: QueryCreator<Database>, row: PaymentIntentRow) {
-  const values: NewPaymentIntent = {
+  return qc.insertInto('payment_intents').values(intentValues(row));
+}
+
+function intentValues(row: PaymentIntentRow): NewPaymentIntent {
+  return {
     ...row,
     buyer: JSON.stringify(row.buyer),
     split_rules: row.split_rules === null ? null : JSON.stringify(row.split_rules),
     metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
   };
-  return qc.insertInto('payment_intents').values(values);
+}
+
+/** insertIntentQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+export function insertIntentFragment(row: PaymentIntentRow): InsertFragment {
+  const values = intentValues(row);
+  return shapedRow('payment_intents', values, (qc) => qc.insertInto('payment_intents').values(values));
 }
 
 export async function insertIntent(ex: Ex, row: PaymentIntentRow): Promise<PaymentIntentRow> {
@@ -55,13 +64,18 @@ export function claimQuery(qc: QueryCreator<Database>, claimed: PaymentIntentRow
  * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction
  * id, no row when the condition failed (a guard: confirmation.ts).
  */
-export function confirmClaimedQuery(qc: QueryCreator<Database>, id: string, transactionId: string, at: Date) {
-  return qc
-    .updateTable('payment_intents')
-    .set({ status: 'CONFIRMED', transaction_id: transactionId, updated_at: at })
-    .where('id', '=', id)
-    .where('status', 'in', UNCONFIRMED_STATUSES)
-    .returning('transaction_id');
+export function confirmClaimedQuery(id: string, transactionId: string, at: Date): UpdateFragment {
+  return {
+    shape: 'payment_intents confirm claimed',
+    values: ['CONFIRMED', transactionId, at, id, ...UNCONFIRMED_STATUSES],
+    build: (qc) =>
+      qc
+        .updateTable('payment_intents')
+        .set({ status: 'CONFIRMED', transaction_id: transactionId, updated_at: at })
+        .where('id', '=', id)
+        .where('status', 'in', UNCONFIRMED_STATUSES)
+        .returning('transaction_id'),
+  };
 }
 
 /** Undoes a confirmation claim that charged nothing (the vault refused the token). */

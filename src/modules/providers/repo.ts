@@ -4,7 +4,8 @@
  * (persist, call, persist), so a process dying mid-call leaves the key the
  * provider knows the charge by. The executor is always the first parameter.
  */
-import type { Kysely, QueryCreator, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { builderOf, shapedRow, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, ProviderChargesTable } from '../../db/types.js';
 
 type Ex = Kysely<Database>;
@@ -21,24 +22,22 @@ export interface NewProviderCharge {
 }
 
 /** The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row. */
-export function rememberChargeQuery(qc: QueryCreator<Database>, charge: NewProviderCharge) {
-  return qc
-    .insertInto('provider_charges')
-    .values({
-      reference: charge.reference,
-      provider: charge.provider,
-      method: charge.method,
-      provider_key: charge.providerKey,
-      transaction_id: charge.transactionId ?? null,
-      amount_cents: charge.amountCents,
-      created_at: charge.at,
-    })
-    .onConflict((oc) => oc.column('reference').doNothing());
+export function rememberChargeQuery(charge: NewProviderCharge): InsertFragment {
+  const values = {
+    reference: charge.reference,
+    provider: charge.provider,
+    method: charge.method,
+    provider_key: charge.providerKey,
+    transaction_id: charge.transactionId ?? null,
+    amount_cents: charge.amountCents,
+    created_at: charge.at,
+  };
+  return shapedRow('provider_charges once', values, (qc) => qc.insertInto('provider_charges').values(values).onConflict((oc) => oc.column('reference').doNothing()));
 }
 
 /** rememberChargeQuery, executed, and the row kept (the first one). */
 export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
-  await rememberChargeQuery(ex, charge).execute();
+  await builderOf(rememberChargeQuery(charge))(ex).execute();
   return (await findChargeRow(ex, charge.reference))!;
 }
 

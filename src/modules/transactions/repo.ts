@@ -1,13 +1,14 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Expression, type InsertObject, type Kysely, type QueryCreator } from 'kysely';
+import { sql, type Expression, type InsertObject, type Kysely } from 'kysely';
+import { shapedRow, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
 type Ex = Kysely<Database>;
 
 /** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
-export function insertTransactionQuery(qc: QueryCreator<Database>, row: TransactionRow, id?: Expression<string>) {
-  const values: InsertObject<Database, 'transactions'> = {
+function transactionValues(row: TransactionRow, id?: Expression<string>): InsertObject<Database, 'transactions'> {
+  return {
     ...row,
     // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
     ...(id ? { id } : {}),
@@ -16,11 +17,16 @@ export function insertTransactionQuery(qc: QueryCreator<Database>, row: Transact
     metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
     split_rules: row.split_rules === null ? null : JSON.stringify(row.split_rules),
   };
-  return qc.insertInto('transactions').values(values);
+}
+
+/** The INSERT of a transaction as a shaped fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
+export function insertTransactionQuery(row: TransactionRow, id?: Expression<string>): InsertFragment {
+  const values = transactionValues(row, id);
+  return shapedRow('transactions', values, (qc) => qc.insertInto('transactions').values(values), id ? ['id'] : []);
 }
 
 export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {
-  return insertTransactionQuery(ex, row).returningAll().executeTakeFirstOrThrow();
+  return ex.insertInto('transactions').values(transactionValues(row)).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {

@@ -30,7 +30,7 @@ export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
     },
     toSubscribersQuery(event, at) {
       const e = subscribers(event, at);
-      return (qc) => repo.deliveriesToSubscribersQuery(qc, e);
+      return repo.deliveriesToSubscribersFragment(e);
     },
     async toWebhook(trx, event, webhookId, at) {
       const hook = await repo.findWebhook(trx, event.companyId, webhookId);

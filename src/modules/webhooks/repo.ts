@@ -1,6 +1,7 @@
 /** All SQL on webhooks, webhook_deliveries and webhook_attempts. The executor is always the first parameter. */
 import { sql, type Insertable, type QueryCreator, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { InsertFragment } from '../../db/one-statement.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
@@ -42,6 +43,16 @@ interface SubscribersEvent {
  * alone (insertDeliveriesToSubscribers) or in a larger statement (db/one-statement.ts).
  */
 export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent) {
+  return deliveriesToSubscribers(qc, e, JSON.stringify([e.type]));
+}
+
+/** deliveriesToSubscribersQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+export function deliveriesToSubscribersFragment(e: SubscribersEvent): InsertFragment {
+  const types = JSON.stringify([e.type]);
+  return { shape: 'webhook_deliveries to subscribers', values: [e.ids, e.eventId, e.at, e.at, e.at, e.companyId, types], build: (qc) => deliveriesToSubscribers(qc, e, types) };
+}
+
+function deliveriesToSubscribers(qc: QueryCreator<Database>, e: SubscribersEvent, types: string) {
   return qc
     .insertInto('webhook_deliveries')
     .columns(['id', 'company_id', 'webhook_id', 'event_id', 'state', 'attempts', 'next_attempt_at', 'locked_until', 'created_at', 'updated_at'])
@@ -50,7 +61,7 @@ export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: Subs
       FROM (
         SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n
         FROM webhooks w
-        WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${JSON.stringify([e.type])}::jsonb
+        WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${types}::jsonb
       ) s`);
 }
 

@@ -78,7 +78,7 @@ export class BcbPixProvider implements PaymentProvider {
   /** register for a new reference: the txid is the one the row written by the caller's statement holds. */
   prepare(request: ChargeRequest): PreparedCharge {
     const { charge, body } = this.cobRequest(request);
-    return { insert: (qc) => rememberChargeQuery(qc, charge), send: () => this.putCob(request.reference, charge.providerKey, body) };
+    return { insert: rememberChargeQuery(charge), send: () => this.putCob(request.reference, charge.providerKey, body) };
   }
 
   /** The provider_charges row and the cob body of a Pix charge. */

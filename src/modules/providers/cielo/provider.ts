@@ -102,7 +102,7 @@ export class CieloProvider implements PaymentProvider {
   /** register for a new reference: its row is written by the caller's statement, then the sale is sent. */
   prepare(req: ChargeRequest): PreparedCharge {
     const { charge, send } = this.boletoSale(req);
-    return { insert: (qc) => rememberChargeQuery(qc, charge), send };
+    return { insert: rememberChargeQuery(charge), send };
   }
 
   /** The provider_charges row of a boleto, and the sale that registers it (its PaymentId kept: one more write). */

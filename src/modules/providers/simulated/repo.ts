@@ -1,5 +1,6 @@
 /** All SQL on acquirer_charges, the simulated acquirer's own ledger. The executor is always the first parameter. */
 import type { Kysely, QueryCreator } from 'kysely';
+import { shapedRow, type InsertFragment } from '../../../db/one-statement.js';
 import type { Database } from '../../../db/types.js';
 import type { ChargeRecord } from '../provider.js';
 
@@ -15,10 +16,22 @@ export interface NewCharge {
 
 /** The INSERT of an outcome unless one is recorded already for the reference (the first outcome wins), unexecuted. */
 export function insertChargeOnceQuery(qc: QueryCreator<Database>, c: NewCharge) {
+  return chargeOnce(qc, chargeValues(c));
+}
+
+const chargeValues = (c: NewCharge) => ({ reference: c.reference, method: c.method, amount_cents: c.amountCents, outcome: JSON.stringify(c.record), created_at: c.at });
+
+function chargeOnce(qc: QueryCreator<Database>, values: ReturnType<typeof chargeValues>) {
   return qc
     .insertInto('acquirer_charges')
-    .values({ reference: c.reference, method: c.method, amount_cents: c.amountCents, outcome: JSON.stringify(c.record), created_at: c.at })
+    .values(values)
     .onConflict((oc) => oc.column('reference').doNothing());
+}
+
+/** insertChargeOnceQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+export function insertChargeOnceFragment(c: NewCharge): InsertFragment {
+  const values = chargeValues(c);
+  return shapedRow('acquirer_charges once', values, (qc) => chargeOnce(qc, values));
 }
 
 /** insertChargeOnceQuery, executed: true when this call recorded the outcome. */

@@ -44,7 +44,7 @@ export class SimulatedProvider implements PaymentProvider {
     }
     const charge = { reference: request.reference, method: request.method, amountCents: request.amountCents, at: this.clock.now() };
     const record: ChargeRecord = { reference: request.reference, providerId: `sim_${request.reference}`, approved: true };
-    return { record, insert: (qc) => repo.insertChargeOnceQuery(qc, { ...charge, record }) };
+    return { record, insert: repo.insertChargeOnceFragment({ ...charge, record }) };
   }
 
   async authorizeCard(request: CardAuthorization): Promise<ChargeRecord> {
