@@ -54,6 +54,6 @@ export class Outbox {
   recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object, id = this.deps.newId('evt')): InsertFragment[] {
     const companyId = transaction.sellerId;
     const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction, refund), at };
-    return [repo.insertEventQuery(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
+    return [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
   }
 }

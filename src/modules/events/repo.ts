@@ -20,7 +20,7 @@ interface NewEvent {
 }
 
 /** The INSERT of an event, unexecuted (run alone, or as a fragment of a larger statement: db/one-statement.ts). */
-export function insertEventQuery(row: NewEvent): InsertFragment {
+export function insertEventFragment(row: NewEvent): InsertFragment {
   const values = { id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at };
   return shapedRow('events', values, (qc) => qc.insertInto('events').values(values));
 }

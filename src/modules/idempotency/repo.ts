@@ -13,7 +13,7 @@ type NewStarted = { companyId: string; key: string; fingerprint: string; success
  * statement that also claims the request's work (db/one-statement.ts). When
  * the key exists it fails with a unique violation (isKeyTaken).
  */
-export function insertStartedQuery(row: NewStarted): InsertFragment {
+export function insertStartedFragment(row: NewStarted): InsertFragment {
   const values = {
     company_id: row.companyId,
     key: row.key,
@@ -28,7 +28,7 @@ export function insertStartedQuery(row: NewStarted): InsertFragment {
 
 /** Claims a new key; false when (company, key) already exists. */
 export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
-  const inserted = await builderOf(insertStartedQuery(row))(ex)
+  const inserted = await builderOf(insertStartedFragment(row))(ex)
     .onConflict((oc) => oc.columns(['company_id', 'key']).doNothing())
     .returning('key')
     .executeTakeFirst();
@@ -40,7 +40,7 @@ export async function insertStarted(ex: Db, row: NewStarted): Promise<boolean> {
  * statement that does the request's work (db/one-statement.ts). When the key
  * exists it fails with a unique violation (isKeyTaken), aborting the statement.
  */
-export function insertDoneQuery(row: { companyId: string; key: string; fingerprint: string; successStatus: number; status: number; sealedBody: string; now: Date }): InsertFragment {
+export function insertDoneFragment(row: { companyId: string; key: string; fingerprint: string; successStatus: number; status: number; sealedBody: string; now: Date }): InsertFragment {
   const values = {
     company_id: row.companyId,
     key: row.key,
@@ -56,7 +56,7 @@ export function insertDoneQuery(row: { companyId: string; key: string; fingerpri
   return shapedRow('idempotency_keys', values, (qc) => qc.insertInto('idempotency_keys').values(values));
 }
 
-/** Whether a statement failed because its key's row exists already (insertDoneQuery). */
+/** Whether a statement failed because its key's row exists already (insertDoneFragment). */
 export const isKeyTaken = (err: unknown): boolean => isUniqueViolation(err, 'idempotency_keys_pkey');
 
 export async function findKey(ex: Db, companyId: string, key: string): Promise<IdempotencyKeyRow | undefined> {
@@ -93,7 +93,7 @@ export async function markDone(ex: Db, companyId: string, key: string, status: n
 }
 
 /** markDone's UPDATE, unexecuted: a shaped fragment of the statement that records the request's outcome (db/one-statement.ts). */
-export function markDoneQuery(companyId: string, key: string, status: number | undefined, sealedBody: string): UpdateFragment {
+export function markDoneFragment(companyId: string, key: string, status: number | undefined, sealedBody: string): UpdateFragment {
   return {
     // Without a status, the response's is the key's success status: a column, not a parameter.
     shape: `idempotency_keys mark done${status === undefined ? ' with the success status' : ''}`,

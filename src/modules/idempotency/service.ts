@@ -141,14 +141,14 @@ export class UnclaimedKey {
       sealedBody: this.deps.sealer.seal(responseBytes(outcome, this.language)),
       now: this.deps.clock.now(),
     };
-    return repo.insertDoneQuery(row);
+    return repo.insertDoneFragment(row);
   }
 
   /** The key claimed STARTED with its lease, for the request's first statement; it aborts the statement when the key exists (`isTaken`). */
   insertStarted(): InsertFragment {
     const now = this.deps.clock.now();
     const row = { companyId: this.companyId, key: this.key, fingerprint: this.fingerprint, successStatus: this.successStatus, lease: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS), now };
-    return repo.insertStartedQuery(row);
+    return repo.insertStartedFragment(row);
   }
 
   /**
@@ -160,7 +160,7 @@ export class UnclaimedKey {
   markDone(outcome: Outcome<unknown>): UpdateFragment {
     const status = isDomainError(outcome) ? this.deps.statusOf(outcome) : this.successStatus;
     const sealedBody = this.deps.sealer.seal(responseBytes(outcome, this.language));
-    return repo.markDoneQuery(this.companyId, this.key, status, sealedBody);
+    return repo.markDoneFragment(this.companyId, this.key, status, sealedBody);
   }
 
   /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */

@@ -67,7 +67,7 @@ import {
 } from '../providers/index.js';
 import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
-import { insertTransaction, insertTransactionQuery, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { insertTransaction, insertTransactionFragment, transactionView, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { qrCodePngBase64 } from '../pix/index.js';
 import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type BoletoDetails, type CardDetails, type PixDetails } from './payment-details.js';
@@ -248,7 +248,7 @@ export class Confirmation {
     const fragments: InsertFragment[] = [
       repo.insertIntentFragment(sale.confirmed),
       registration.insert,
-      insertTransactionQuery(sale.row),
+      insertTransactionFragment(sale.row),
       ...sale.created,
     ];
     return this.writeAtOnce(fragments, sale.out.intent, key);
@@ -325,8 +325,8 @@ export class Confirmation {
     const transactionId = transactionIdOf(intent);
     const { row, out, created } = await this.saleInMemory(intent, record, now);
     const fragments: StatementFragment[] = [
-      repo.confirmClaimedQuery(intent.id, transactionId, now),
-      insertTransactionQuery(row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
+      repo.confirmClaimedFragment(intent.id, transactionId, now),
+      insertTransactionFragment(row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
       ...created,
     ];
     try {

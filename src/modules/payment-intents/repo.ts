@@ -64,7 +64,7 @@ export function claimQuery(qc: QueryCreator<Database>, claimed: PaymentIntentRow
  * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction
  * id, no row when the condition failed (a guard: confirmation.ts).
  */
-export function confirmClaimedQuery(id: string, transactionId: string, at: Date): UpdateFragment {
+export function confirmClaimedFragment(id: string, transactionId: string, at: Date): UpdateFragment {
   return {
     shape: 'payment_intents confirm claimed',
     values: ['CONFIRMED', transactionId, at, id, ...UNCONFIRMED_STATUSES],

@@ -22,7 +22,7 @@ export interface NewProviderCharge {
 }
 
 /** The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row. */
-export function rememberChargeQuery(charge: NewProviderCharge): InsertFragment {
+export function rememberChargeFragment(charge: NewProviderCharge): InsertFragment {
   const values = {
     reference: charge.reference,
     provider: charge.provider,
@@ -35,9 +35,9 @@ export function rememberChargeQuery(charge: NewProviderCharge): InsertFragment {
   return shapedRow('provider_charges once', values, (qc) => qc.insertInto('provider_charges').values(values).onConflict((oc) => oc.column('reference').doNothing()));
 }
 
-/** rememberChargeQuery, executed, and the row kept (the first one). */
+/** rememberChargeFragment, executed, and the row kept (the first one). */
 export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
-  await builderOf(rememberChargeQuery(charge))(ex).execute();
+  await builderOf(rememberChargeFragment(charge))(ex).execute();
   return (await findChargeRow(ex, charge.reference))!;
 }
 

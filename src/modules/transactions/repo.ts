@@ -20,7 +20,7 @@ function transactionValues(row: TransactionRow, id?: Expression<string>): Insert
 }
 
 /** The INSERT of a transaction as a shaped fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
-export function insertTransactionQuery(row: TransactionRow, id?: Expression<string>): InsertFragment {
+export function insertTransactionFragment(row: TransactionRow, id?: Expression<string>): InsertFragment {
   const values = transactionValues(row, id);
   return shapedRow('transactions', values, (qc) => qc.insertInto('transactions').values(values), id ? ['id'] : []);
 }

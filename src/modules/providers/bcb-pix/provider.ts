@@ -17,7 +17,7 @@ import type {
   RefundRecord,
   RefundRequest,
 } from '../provider.js';
-import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeQuery, type NewProviderCharge } from '../repo.js';
+import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeFragment, type NewProviderCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
 import { PixCredentialsRefused, PixHttpClient, PixTransportError, type PixHttpOptions } from './client.js';
 import { centsToDecimal, decimalToCents } from '../../../lib/money.js';
@@ -78,7 +78,7 @@ export class BcbPixProvider implements PaymentProvider {
   /** register for a new reference: the txid is the one the row written by the caller's statement holds. */
   prepare(request: ChargeRequest): PreparedCharge {
     const { charge, body } = this.cobRequest(request);
-    return { insert: rememberChargeQuery(charge), send: () => this.putCob(request.reference, charge.providerKey, body) };
+    return { insert: rememberChargeFragment(charge), send: () => this.putCob(request.reference, charge.providerKey, body) };
   }
 
   /** The provider_charges row and the cob body of a Pix charge. */

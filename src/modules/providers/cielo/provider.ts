@@ -23,7 +23,7 @@ import {
   type RefundRecord,
   type RefundRequest,
 } from '../provider.js';
-import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeQuery, setProviderId, type NewProviderCharge } from '../repo.js';
+import { findChargeByProviderKey, findChargeRow, rememberCharge, rememberChargeFragment, setProviderId, type NewProviderCharge } from '../repo.js';
 import type { ConnectorDeps } from '../router.js';
 import { AUTHORIZE_TIMEOUT_MS, CieloClient, CieloError } from './client.js';
 import {
@@ -102,7 +102,7 @@ export class CieloProvider implements PaymentProvider {
   /** register for a new reference: its row is written by the caller's statement, then the sale is sent. */
   prepare(req: ChargeRequest): PreparedCharge {
     const { charge, send } = this.boletoSale(req);
-    return { insert: rememberChargeQuery(charge), send };
+    return { insert: rememberChargeFragment(charge), send };
   }
 
   /** The provider_charges row of a boleto, and the sale that registers it (its PaymentId kept: one more write). */
