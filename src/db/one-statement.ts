@@ -33,7 +33,7 @@ type InsertBuilder = (qc: QueryCreator<Database>) => InsertQueryBuilder<Database
 type UpdateBuilder = (qc: QueryCreator<Database>) => UpdateQueryBuilder<Database, any, any, any>;
 
 /** A fragment whose SQL text depends on `shape` alone, with its parameters in the order its text numbers them. */
-export interface Shaped<B> {
+interface Shaped<B> {
   shape: string;
   values: readonly unknown[];
   build: B;

@@ -7,4 +7,4 @@ export { signTicket, verifyTicket } from './tickets.js';
 export { MAX_ATTEMPTS_PER_TICKET, hashToken, sweepVault } from './tokenize.js';
 export { buildVault, type Vault } from './vault.js';
 export { TEST_CARDS } from './card.js';
-export type { IntentFacts, IntentTokenGate, IntentTokenState } from './intent-gate.js';
+export type { IntentTokenGate, IntentTokenState } from './intent-gate.js';

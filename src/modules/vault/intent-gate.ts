@@ -16,7 +16,7 @@ import { DomainError, validationError } from '../../lib/domain-error.js';
 export type IntentTokenState = 'awaiting-token' | 'processed' | 'expired' | 'missing';
 
 /** The columns the facts SELECT returned, as named by it (NULL everywhere: no such intent). */
-export type IntentFacts = Record<string, unknown>;
+type IntentFacts = Record<string, unknown>;
 
 export interface IntentTokenGate {
   /** A SELECT of at most one row, the intent's facts; its column names must not start with `attempts_`. */
