@@ -8,7 +8,7 @@
  * (`data.refund`, written before `data.transaction`).
  */
 import { REFUND_EVENT_TYPES, type RefundEventType } from '../refunds/schemas.js';
-import { TRANSACTION_EVENT_TYPES, withQrImage, type TransactionEventType, type TransactionView } from '../transactions/index.js';
+import { TRANSACTION_EVENT_TYPES, withQrImage, withoutQrImage, type TransactionEventType, type TransactionView } from '../transactions/index.js';
 
 export const EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, ...REFUND_EVENT_TYPES] as const;
 export type EventType = TransactionEventType | RefundEventType;
@@ -26,15 +26,9 @@ export interface TransactionSnapshot {
  * draws it again, so what is delivered and listed is the full transaction.
  */
 export function eventBody(id: string, type: EventType, at: Date, transaction: TransactionSnapshot, refund?: object): string {
-  const stored = withoutQrImage(transaction);
+  const details = transaction.paymentDetails && withoutQrImage(transaction.paymentDetails);
+  const stored = details === transaction.paymentDetails ? transaction : { ...transaction, paymentDetails: details };
   return JSON.stringify({ id, type, createdAt: at.toISOString(), data: refund ? { refund, transaction: stored } : { transaction: stored } });
-}
-
-function withoutQrImage(transaction: TransactionSnapshot): TransactionSnapshot {
-  const details = transaction.paymentDetails;
-  if (details?.pix?.qrCodeImageBase64 === undefined) return transaction;
-  const { qrCodeImageBase64: _drawnAgain, ...pix } = details.pix;
-  return { ...transaction, paymentDetails: { ...details, pix: pix as typeof details.pix } };
 }
 
 /**
@@ -47,9 +41,9 @@ export function deliveredBody(stored: string): string {
   if (!stored.includes('"pix":{')) return stored; // no Pix details (a seller's text has its quotes escaped)
   const body = JSON.parse(stored) as { data: { transaction: TransactionSnapshot } };
   const { transaction } = body.data;
-  const details = transaction.paymentDetails;
-  if (!details?.pix || details.pix.qrCodeImageBase64 !== undefined) return stored;
-  transaction.paymentDetails = withQrImage(details);
+  const details = transaction.paymentDetails && withQrImage(transaction.paymentDetails);
+  if (details === transaction.paymentDetails) return stored;
+  transaction.paymentDetails = details;
   return JSON.stringify(body);
 }
 

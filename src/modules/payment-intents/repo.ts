@@ -6,11 +6,6 @@ import { UNCONFIRMED_STATUSES } from './rules.js';
 
 type Ex = Kysely<Database>;
 
-/** The INSERT of an intent, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
-export function insertIntentQuery(qc: QueryCreator<Database>, row: PaymentIntentRow) {
-  return qc.insertInto('payment_intents').values(intentValues(row));
-}
-
 function intentValues(row: PaymentIntentRow): NewPaymentIntent {
   return {
     ...row,
@@ -20,14 +15,14 @@ function intentValues(row: PaymentIntentRow): NewPaymentIntent {
   };
 }
 
-/** insertIntentQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+/** The INSERT of an intent, unexecuted: a shaped fragment of a larger statement (db/one-statement.ts). */
 export function insertIntentFragment(row: PaymentIntentRow): InsertFragment {
   const values = intentValues(row);
   return shapedRow('payment_intents', values, (qc) => qc.insertInto('payment_intents').values(values));
 }
 
 export async function insertIntent(ex: Ex, row: PaymentIntentRow): Promise<PaymentIntentRow> {
-  return insertIntentQuery(ex, row).returningAll().executeTakeFirstOrThrow();
+  return ex.insertInto('payment_intents').values(intentValues(row)).returningAll().executeTakeFirstOrThrow();
 }
 
 /** Whether a statement failed because the company already has an intent created under this Idempotency-Key. */

@@ -44,10 +44,18 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
   };
 }
 
-/** Payment details with the Pix QR image drawn from the code, when the stored details lack it. */
+/** Payment details with the Pix QR image drawn from the code, when the stored details lack it; else the same object. */
 export function withQrImage(details: TransactionView['paymentDetails']): TransactionView['paymentDetails'] {
   const pix = details.pix;
   if (!pix || pix.qrCodeImageBase64 !== undefined) return details;
   return { ...details, pix: { ...pix, qrCodeImageBase64: qrCodePngBase64(pix.qrCode) } };
+}
+
+/** The details as stored: without the Pix QR image, which withQrImage draws back (else the same object). */
+export function withoutQrImage(details: TransactionView['paymentDetails']): TransactionView['paymentDetails'] {
+  if (details.pix?.qrCodeImageBase64 === undefined) return details;
+  const { qrCodeImageBase64: _drawnAgain, ...pix } = details.pix;
+  // Typed as the view's details: what is stored is those less the image.
+  return { ...details, pix: pix as typeof details.pix };
 }
 

@@ -14,6 +14,7 @@
  */
 import { constants, createDecipheriv, createHash, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { validationError, type DomainError } from '../../lib/domain-error.js';
+import { compactParts, decodeJsonObject } from './compact-serialization.js';
 
 export interface OpenedCard {
   plaintext: string;
@@ -24,7 +25,6 @@ export interface OpenedCard {
 const CEK_BYTES = 32; // A256GCM
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-const BASE64URL = /^[A-Za-z0-9_-]*$/;
 
 /** The digest of a compact JWE's IV and tag, decoded (so another base64url spelling of the same JWE is the same digest). */
 export function jweDigest(jwe: string): string {
@@ -36,15 +36,8 @@ const undecryptable = (): DomainError => validationError('encryptedCard', 'could
 
 /** The protected header when it is a JSON object naming exactly our algorithms (no compression, no critical extensions); else undefined. */
 function protectedHeader(encoded: string): Record<string, unknown> | undefined {
-  let header: unknown;
-  try {
-    header = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) return undefined;
-  const h = header as Record<string, unknown>;
-  return h.alg === 'RSA-OAEP-256' && h.enc === 'A256GCM' && h.zip === undefined && h.crit === undefined ? h : undefined;
+  const h = decodeJsonObject(encoded);
+  return h?.alg === 'RSA-OAEP-256' && h.enc === 'A256GCM' && h.zip === undefined && h.crit === undefined ? h : undefined;
 }
 
 /**
@@ -63,8 +56,8 @@ function contentKey(privateKey: KeyObject, wrapped: Buffer): Buffer {
 }
 
 export function openCard(jwe: string, privateKey: KeyObject, keyId: string, ticket: string): OpenedCard | DomainError {
-  const parts = jwe.split('.');
-  if (parts.length !== 5 || !parts.every((p) => BASE64URL.test(p))) return undecryptable();
+  const parts = compactParts(jwe, 5);
+  if (!parts) return undecryptable();
   const [encodedHeader = '', wrappedKey = '', ivText = '', cipherText = '', tagText = ''] = parts;
   const header = protectedHeader(encodedHeader);
   const iv = Buffer.from(ivText, 'base64url');

@@ -11,10 +11,10 @@
  * checks it against jose both ways.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { compactParts, decodeJsonObject } from './compact-serialization.js';
 
 const AUDIENCE = 'svc-vault/tokenize';
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'svc-ticket' })).toString('base64url');
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export interface TicketClaims {
   intentId: string;
@@ -32,27 +32,17 @@ export function signTicket(key: Buffer, claims: TicketClaims): string {
   return `${signingInput}.${mac(key, signingInput).toString('base64url')}`;
 }
 
-/** A base64url JSON object, or undefined. */
-function decodeObject(part: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Valid when the HMAC matches, the header says HS256 (no critical extensions), the audience is the vault's and `exp` is after `now`. */
 export function verifyTicket(key: Buffer, ticket: string, now: Date): TicketCheck {
   const invalid: TicketCheck = { ok: false, reason: 'invalid' };
-  const parts = ticket.split('.');
-  if (parts.length !== 3 || !parts.every((p) => BASE64URL.test(p))) return invalid;
+  const parts = compactParts(ticket, 3);
+  if (!parts) return invalid;
   const [header = '', body = '', signature = ''] = parts;
   const given = Buffer.from(signature, 'base64url');
   const expected = mac(key, `${header}.${body}`);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
-  const h = decodeObject(header);
-  const payload = decodeObject(body);
+  const h = decodeJsonObject(header);
+  const payload = decodeJsonObject(body);
   if (h?.alg !== 'HS256' || h.crit !== undefined || !payload) return invalid;
   const { sub, cmp, exp, aud } = payload;
   const audienceOk = aud === AUDIENCE || (Array.isArray(aud) && aud.includes(AUDIENCE));

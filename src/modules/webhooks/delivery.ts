@@ -225,16 +225,13 @@ export class DeliveryWorker {
   private async claim(limit: number): Promise<Claimed[]> {
     const now = this.deps.clock.now();
     const leaseEnd = new Date(now.getTime() + DELIVERY_LEASE_MS);
-    return this.deps.db.transaction().execute(async (trx) => {
+    const { claimed, events } = await this.deps.db.transaction().execute(async (trx) => {
       const claimed = await repo.claimDue(trx, now, leaseEnd, limit);
-      if (claimed.length === 0) return [];
-      const events = new Map((await eventsByIds(trx, [...new Set(claimed.map((d) => d.event_id))])).map((e) => [e.id, e]));
-      return claimed.map((d) => {
-        const event = events.get(d.event_id)!; // a delivery's event exists: same commit (outbox), never deleted
-        // The text delivered (the Pix QR image drawn back in: events/rules.ts), the same on every attempt.
-        return { ...d, body: deliveredBody(event.body), type: event.type, leaseEnd };
-      });
+      return { claimed, events: claimed.length === 0 ? [] : await eventsByIds(trx, [...new Set(claimed.map((d) => d.event_id))]) };
     });
+    // Once per event and after the commit: the text delivered (the Pix QR image drawn back in: events/rules.ts), the same on every attempt.
+    const delivered = new Map(events.map((e) => [e.id, { body: deliveredBody(e.body), type: e.type }]));
+    return claimed.map((d) => ({ ...d, ...delivered.get(d.event_id)!, leaseEnd })); // a delivery's event exists: same commit (outbox), never deleted
   }
 
   /** Sends one claimed delivery; never throws (a failed request is an outcome). */

@@ -42,17 +42,7 @@ interface SubscribersEvent {
  * registration a company may have (MAX_ACTIVE_WEBHOOKS). Unexecuted: run
  * alone (insertDeliveriesToSubscribers) or in a larger statement (db/one-statement.ts).
  */
-export function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent) {
-  return deliveriesToSubscribers(qc, e, JSON.stringify([e.type]));
-}
-
-/** deliveriesToSubscribersQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
-export function deliveriesToSubscribersFragment(e: SubscribersEvent): InsertFragment {
-  const types = JSON.stringify([e.type]);
-  return { shape: 'webhook_deliveries to subscribers', values: [e.ids, e.eventId, e.at, e.at, e.at, e.companyId, types], build: (qc) => deliveriesToSubscribers(qc, e, types) };
-}
-
-function deliveriesToSubscribers(qc: QueryCreator<Database>, e: SubscribersEvent, types: string) {
+function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent, types = JSON.stringify([e.type])) {
   return qc
     .insertInto('webhook_deliveries')
     .columns(['id', 'company_id', 'webhook_id', 'event_id', 'state', 'attempts', 'next_attempt_at', 'locked_until', 'created_at', 'updated_at'])
@@ -63,6 +53,12 @@ function deliveriesToSubscribers(qc: QueryCreator<Database>, e: SubscribersEvent
         FROM webhooks w
         WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${types}::jsonb
       ) s`);
+}
+
+/** deliveriesToSubscribersQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+export function deliveriesToSubscribersFragment(e: SubscribersEvent): InsertFragment {
+  const types = JSON.stringify([e.type]);
+  return { shape: 'webhook_deliveries to subscribers', values: [e.ids, e.eventId, e.at, e.at, e.at, e.companyId, types], build: (qc) => deliveriesToSubscribersQuery(qc, e, types) };
 }
 
 /** deliveriesToSubscribersQuery, executed: the deliveries made. */

@@ -14,13 +14,9 @@ export interface NewCharge {
   at: Date;
 }
 
-/** The INSERT of an outcome unless one is recorded already for the reference (the first outcome wins), unexecuted. */
-export function insertChargeOnceQuery(qc: QueryCreator<Database>, c: NewCharge) {
-  return chargeOnce(qc, chargeValues(c));
-}
-
 const chargeValues = (c: NewCharge) => ({ reference: c.reference, method: c.method, amount_cents: c.amountCents, outcome: JSON.stringify(c.record), created_at: c.at });
 
+/** The INSERT of an outcome unless one is recorded already for the reference (the first outcome wins), unexecuted. */
 function chargeOnce(qc: QueryCreator<Database>, values: ReturnType<typeof chargeValues>) {
   return qc
     .insertInto('acquirer_charges')
@@ -28,15 +24,15 @@ function chargeOnce(qc: QueryCreator<Database>, values: ReturnType<typeof charge
     .onConflict((oc) => oc.column('reference').doNothing());
 }
 
-/** insertChargeOnceQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+/** chargeOnce as a shaped fragment of a larger statement (db/one-statement.ts). */
 export function insertChargeOnceFragment(c: NewCharge): InsertFragment {
   const values = chargeValues(c);
   return shapedRow('acquirer_charges once', values, (qc) => chargeOnce(qc, values));
 }
 
-/** insertChargeOnceQuery, executed: true when this call recorded the outcome. */
+/** chargeOnce, executed: true when this call recorded the outcome. */
 export async function insertChargeOnce(ex: Ex, c: NewCharge): Promise<boolean> {
-  return (await insertChargeOnceQuery(ex, c).returning('reference').executeTakeFirst()) !== undefined;
+  return (await chargeOnce(ex, chargeValues(c)).returning('reference').executeTakeFirst()) !== undefined;
 }
 
 export async function findCharge(ex: Ex, reference: string): Promise<ChargeRecord | undefined> {
