@@ -3,7 +3,8 @@
  * them): AES-256-GCM with a fresh 96-bit nonce per record. The sealed form is
  * `v1.<base64 nonce|ciphertext|tag>`; the version lets the scheme change later.
  */
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random.js';
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
@@ -17,7 +18,7 @@ export function aesGcmSealer(key: Buffer): Sealer {
   if (key.length !== 32) throw new Error('an AES-256-GCM key is 32 bytes');
   return {
     seal(plaintext) {
-      const nonce = randomBytes(NONCE_BYTES);
+      const nonce = pooledRandomBytes(NONCE_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, nonce);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
       return `v1.${Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64')}`;

@@ -4,7 +4,7 @@
  * Sorting ids as strings sorts them by creation time (to the millisecond), so
  * listing pages by id is keyset pagination.
  */
-import { randomBytes } from 'node:crypto';
+import { pooledRandomBytes } from './pooled-random.js';
 
 export const ID_PREFIXES = ['pi', 'trx', 'cmp', 'key', 'whk', 'evt', 'rcv', 'dlv', 'att', 'tok', 'plink', 'rf'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
@@ -37,7 +37,7 @@ const HALF = 2 ** 40;
  * adds one to the previous random part, so ids sort in creation order even
  * within a millisecond.
  */
-export function makeIdGenerator(now: () => number = Date.now, random: (bytes: number) => Buffer = randomBytes): IdGenerator {
+export function makeIdGenerator(now: () => number = Date.now, random: (bytes: number) => Buffer = pooledRandomBytes): IdGenerator {
   let lastMs = -1;
   let high = 0; // the random part's upper 40 bits…
   let low = 0; // …and its lower 40 bits

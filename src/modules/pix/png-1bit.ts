@@ -34,7 +34,7 @@ export function png1BitRowBytes(width: number): number {
  * `filtered` holds every row as a filter-type byte followed by
  * `png1BitRowBytes(width)` packed bytes, i.e. the data PNG deflates as is.
  */
-export function png1BitGray(width: number, height: number, filtered: Uint8Array, level: number): Buffer {
+export function png1BitGray(width: number, height: number, filtered: Uint8Array, deflate: zlib.ZlibOptions): Buffer {
   const rowBytes = png1BitRowBytes(width);
   if (filtered.length !== height * (rowBytes + 1)) {
     throw new Error(`PNG rows: expected ${height * (rowBytes + 1)} bytes, got ${filtered.length}`);
@@ -48,7 +48,7 @@ export function png1BitGray(width: number, height: number, filtered: Uint8Array,
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(filtered, { level })),
+    chunk('IDAT', zlib.deflateSync(filtered, deflate)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }

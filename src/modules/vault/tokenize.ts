@@ -18,10 +18,11 @@
  * - a per-card limit of distinct intents per hour (by the card's keyed
  *   fingerprint), which is what stops one card being tried across intents.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { DomainError, isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
+import { pooledRandomBytes } from '../../lib/pooled-random.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { validateCard, type ValidCard } from './card.js';
 import type { CardFingerprinter } from './card-fingerprint.js';
@@ -139,7 +140,7 @@ export class Tokenizer {
    */
   private async store(card: ValidCard, claims: TicketClaims, jweDigest: string, now: Date): Promise<Outcome<TokenResult>> {
     const { sealers, newId } = this.deps;
-    const token = `vtk_${randomBytes(32).toString('base64url')}`;
+    const token = `vtk_${pooledRandomBytes(32).toString('base64url')}`;
     const cardWindow = windowOf(now, CARD_WINDOW_MS);
     const answer = await repo.storeCard(
       this.deps.db,
