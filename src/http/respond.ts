@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
 import { sendError } from './error-handler.js';
 import { languageHeaders } from './language.js';
+import { viewJson } from '../modules/idempotency/index.js';
 
 const declaredStatus = new WeakMap<object, number>();
 
@@ -36,7 +37,8 @@ export async function respond<T>(request: FastifyRequest, reply: FastifyReply, o
     return sendError(reply, outcome);
   }
   const status = successStatus(request);
-  // Routes that may store their response send JSON.stringify's bytes, the same bytes a replay sends.
-  if (request.routeOptions.config?.idempotency) return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(outcome));
+  // Routes that may store their response send JSON.stringify's bytes, the same bytes a replay sends
+  // (made once when the response was stored with the work, in the same statement).
+  if (request.routeOptions.config?.idempotency) return reply.code(status).type('application/json; charset=utf-8').send(viewJson(outcome));
   return reply.code(status).send(outcome);
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { crc16CcittFalse } from './crc16.js';
 
 // Static example printed in the BCB "Manual de Padrões para Iniciação do Pix"
@@ -36,4 +37,16 @@ test('hashes UTF-8 bytes, not UTF-16 code units', () => {
   // CCITT-FALSE implementation.
   assert.equal(crc16CcittFalse('é'), '7ACB');
   assert.notEqual(crc16CcittFalse('é'), '8DF7');
+});
+
+test('the byte table gives what the bit-by-bit definition gives, for any text', () => {
+  const bitwise = (text: string): string => {
+    let crc = 0xffff;
+    for (const byte of Buffer.from(text, 'utf8')) {
+      crc ^= byte << 8;
+      for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+    }
+    return crc.toString(16).toUpperCase().padStart(4, '0');
+  };
+  fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (text) => crc16CcittFalse(text) === bitwise(text)), { numRuns: 500 });
 });

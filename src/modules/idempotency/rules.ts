@@ -28,5 +28,19 @@ export function requestFingerprint(method: string, routeUrl: string, params: unk
  * Accept-Language says.
  */
 export function responseBytes(outcome: Outcome<unknown>, language: Language): string {
-  return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : JSON.stringify(outcome);
+  return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : viewJson(outcome);
+}
+
+/** Each view's JSON, made once: the bytes sealed for a key are the bytes its first answer sends (http/respond.ts). */
+const viewJsonByObject = new WeakMap<object, string>();
+
+/** JSON.stringify of a view, from the first call for the same object. */
+export function viewJson(view: unknown): string {
+  if (typeof view !== 'object' || view === null) return JSON.stringify(view);
+  let json = viewJsonByObject.get(view);
+  if (json === undefined) {
+    json = JSON.stringify(view);
+    viewJsonByObject.set(view, json);
+  }
+  return json;
 }
