@@ -113,3 +113,16 @@ test('counting up within a millisecond carries from the lower 40 random bits int
   assert.equal(upper[0], '28t5cy4t', 'the upper half: 0x123456789a with its top bit cleared, in base 32');
   assert.equal(upper[2], '28t5cy4v', 'plus one');
 });
+
+test('the encoding is the number in base 32, digit by digit, for any time and random bits', () => {
+  const crockford = (n: bigint, digits: number) =>
+    n.toString(32).padStart(digits, '0').replace(/[0-9a-v]/g, (d) => '0123456789abcdefghjkmnpqrstvwxyz'[parseInt(d, 32)]!);
+  for (let i = 0; i < 2000; i++) {
+    const ms = Math.floor(Math.random() * 2 ** 50);
+    const bits = Buffer.from(Array.from({ length: 10 }, () => Math.floor(Math.random() * 256)));
+    const id = makeIdGenerator(() => ms, () => bits)('pi');
+    const high = BigInt(bits.readUIntBE(0, 5)) % 2n ** 39n;
+    const low = BigInt(bits.readUIntBE(5, 5));
+    assert.equal(id, `pi_${crockford(BigInt(ms), 10)}${crockford(high, 8)}${crockford(low, 8)}`);
+  }
+});

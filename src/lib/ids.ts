@@ -12,12 +12,15 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 const BODY = /^[0-9abcdefghjkmnpqrstvwxyz]{26}$/;
 
-/** `n` (a whole number below 32^`digits`) as `digits` base-32 characters, most significant first. */
+/** The 1,024 pairs of base-32 characters, by the 10 bits they encode: a pair costs one lookup. */
+const PAIRS = Array.from({ length: 1024 }, (_, bits) => ALPHABET[bits >> 5]! + ALPHABET[bits & 31]!);
+
+/** `n` (a whole number below 32^`digits`, `digits` even) as `digits` base-32 characters, most significant first. */
 function base32(n: number, digits: number): string {
   let out = '';
-  for (let i = 0; i < digits; i++) {
-    out = ALPHABET[n % 32]! + out;
-    n = Math.floor(n / 32);
+  for (let i = 0; i < digits; i += 2) {
+    out = PAIRS[n % 1024]! + out;
+    n = Math.floor(n / 1024);
   }
   return out;
 }

@@ -51,8 +51,11 @@ const ALPHANUMERIC_AFTER_BYTE = 11;
 // …and a digit run this long ends an alphanumeric run (this short when it ends the code: no switch back).
 const NUMERIC_AFTER_ALPHANUMERIC = 13;
 const NUMERIC_AT_THE_END = 8;
-const ALPHANUMERIC = /^[0-9A-Z $%*+\-./:]$/;
-const isDigit = (c: string): boolean => c >= '0' && c <= '9';
+/** QR alphanumeric mode's 45 characters, by character code (a BR Code is read a character at a time). */
+const ALPHANUMERIC = new Uint8Array(128);
+for (const c of '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:') ALPHANUMERIC[c.charCodeAt(0)] = 1;
+const isAlphanumeric = (code: number): boolean => ALPHANUMERIC[code] === 1;
+const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /**
  * The segments (numeric, alphanumeric, byte) of a BR Code, in one pass.
@@ -67,12 +70,12 @@ export function brCodeSegments(text: string): QRCodeSegment[] {
   const segments: QRCodeSegment[] = [];
   const digitsFrom = (at: number): number => {
     let end = at;
-    while (end < text.length && isDigit(text[end]!)) end++;
+    while (end < text.length && isDigit(text.charCodeAt(end))) end++;
     return end - at;
   };
   const alphanumericFrom = (at: number): number => {
     let end = at;
-    while (end < text.length && ALPHANUMERIC.test(text[end]!)) {
+    while (end < text.length && isAlphanumeric(text.charCodeAt(end))) {
       const digits = end > at ? digitsFrom(end) : 0;
       if (digits >= NUMERIC_AFTER_ALPHANUMERIC || (digits >= NUMERIC_AT_THE_END && end + digits === text.length)) break;
       end++;
