@@ -255,6 +255,29 @@ export class Confirmation {
   }
 
   /**
+   * A confirm (POST …/confirm) with a provider whose record is in this
+   * database, in ONE statement of `trx`, which holds the intent's row locked
+   * (PaymentIntentService.confirmAtOnce; one commit): the provider's record,
+   * the intent CONFIRMED with the columns the phased path's claim would have
+   * set (`claimed`), its transaction, the event with its deliveries and the
+   * key DONE with the response. Undefined when the provider is unavailable:
+   * nothing is written, and the phased path answers.
+   */
+  async confirmLockedAtOnce(trx: Transaction<Database>, claimed: PaymentIntentRow, provider: InDatabaseProvider, key: UnclaimedKey): Promise<TransactionView | undefined> {
+    let registration: ReturnType<InDatabaseProvider['registration']>;
+    try {
+      registration = provider.registration({ ...chargeRequestOf(claimed), method: claimed.payment_method as 'PIX' | 'BOLETO' });
+    } catch (err) {
+      if (err instanceof ProviderUnavailable) return undefined;
+      throw err;
+    }
+    const sale = await this.saleInMemory(claimed, registration.record, claimed.updated_at, trx);
+    const fragments: StatementFragment[] = [repo.confirmLockedFragment(sale.confirmed), registration.insert, insertTransactionFragment(sale.row), ...sale.created];
+    await executeAsOne(trx, [...fragments, key.insertDone(sale.out.transaction)]);
+    return sale.out.transaction;
+  }
+
+  /**
    * Create-and-confirm with a provider that is called (a real connector,
    * `prepare`) in exactly two commits, each ONE statement (db/one-statement.ts):
    *   1. before the call: the request's key STARTED with its lease, the
@@ -343,14 +366,14 @@ export class Confirmation {
    * CONFIRMED, its PENDING transaction priced with the seller's fee plan, the views answered, and the
    * INSERTs of the transaction's `transaction.created` with its deliveries.
    */
-  private async saleInMemory(intent: PaymentIntentRow, record: ChargeRecord, now: Date) {
+  private async saleInMemory(intent: PaymentIntentRow, record: ChargeRecord, now: Date, ex: Kysely<Database> = this.deps.db) {
     const transactionId = transactionIdOf(intent);
-    const seller = await cachedSellerProfile(this.deps.db, intent.company_id);
+    const seller = await cachedSellerProfile(ex, intent.company_id);
     const confirmed: PaymentIntentRow = { ...intent, status: 'CONFIRMED', transaction_id: transactionId, updated_at: now };
     const details =
       intent.payment_method === 'PIX'
         ? this.pix(intent.amount_cents, intent.pix_expires_in_seconds, record, seller.name, transactionId, now)
-        : await boletoOf(this.deps.db, intent, record);
+        : await boletoOf(ex, intent, record);
     const row = newTransactionRow(confirmed, seller, details, now);
     const transaction = transactionView(row, seller.name);
     const out: ConfirmationResult = { transaction, intent: intentView(confirmed, now, transaction) };

@@ -54,6 +54,22 @@ export function claimQuery(qc: QueryCreator<Database>, claimed: PaymentIntentRow
 }
 
 /**
+ * A confirm written in one statement while the caller holds the intent's row
+ * locked (a provider in this database: PaymentIntentService.confirmAtOnce),
+ * unexecuted: the claim's columns and the outcome at once, as the phased
+ * path leaves them (`confirmed` is the row after both).
+ */
+export function confirmLockedFragment(confirmed: PaymentIntentRow): UpdateFragment {
+  const { id, confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at } = confirmed;
+  return {
+    shape: 'payment_intents confirm locked',
+    values: [confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at, id],
+    build: (qc) =>
+      qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at }).where('id', '=', id),
+  };
+}
+
+/**
  * The claimed intent made CONFIRMED with its transaction, unexecuted, only
  * while it is still unconfirmed (no retry or worker recorded an outcome
  * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction

@@ -45,7 +45,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ConfirmBody> }>(
     '/v2/payment-intents/:id/confirm',
     {
-      // A Pix or boleto confirm with a provider that is called stores its key in its claim (confirmAtOnce).
+      // A Pix or boleto confirm stores its key with the statements that do the work (confirmAtOnce).
       config: { scope: 'payments:write', idempotency: 'required', claimInHandler: true },
       schema: {
         operationId: 'confirmPaymentIntent',

@@ -182,29 +182,39 @@ export class PaymentIntentService {
   }
 
   /**
-   * POST /v2/payment-intents/{id}/confirm of a Pix charge or boleto whose
-   * provider is called (a real connector, `prepare`) in two commits: the key
-   * STARTED, the intent claimed and the provider's record of the charge in
-   * one transaction (the intent is locked and read first: its state decides),
-   * then the call and its outcome in one statement (Confirmation.callAndRecord).
+   * POST /v2/payment-intents/{id}/confirm of a Pix charge or boleto, its key
+   * stored with the statements that do the work, in a transaction that first
+   * locks and reads the intent (its state decides):
+   * - a provider whose record is in this database: everything in one
+   *   statement of that transaction, one commit (Confirmation.confirmLockedAtOnce);
+   * - a provider that is called (a real connector, `prepare`): two commits,
+   *   the key STARTED, the intent claimed and the provider's record of the
+   *   charge in that transaction, then the call and its outcome in one
+   *   statement (Confirmation.callAndRecord).
    * Undefined, nothing written: the general path (the key claimed as usual,
-   * then `confirm`) — a card (a token given), a provider in this database, an
-   * intent not to be claimed now (not found, refused, confirmed or being
-   * confirmed), or a key that exists.
+   * then `confirm`) — a card (a token given), an intent not to be claimed now
+   * (not found, refused, confirmed or being confirmed), a provider that is
+   * unavailable, or a key that exists.
    */
   async confirmAtOnce(companyId: string, id: string, hasToken: boolean, key: UnclaimedKey): Promise<Outcome<TransactionView> | undefined> {
     if (hasToken || !isId('pi', id)) return undefined;
     const now = this.deps.clock.now();
-    let claimed: { intent: PaymentIntentRow; prepared: PreparedCharge } | undefined;
+    let claimed: { done: TransactionView } | { intent: PaymentIntentRow; prepared: PreparedCharge } | undefined;
     try {
       claimed = await this.deps.db.transaction().execute(async (trx) => {
         const row = await repo.findIntent(trx, companyId, id, true);
         const provider = row && this.deps.providers[row.payment_method as ChargeMethod];
-        if (!row || row.payment_method === 'CREDIT_CARD' || !provider?.prepare || confirmStep(row, now, key.key, false).kind !== 'claim') return undefined;
+        if (!row || row.payment_method === 'CREDIT_CARD' || !(provider?.registration || provider?.prepare)) return undefined;
+        if (confirmStep(row, now, key.key, false).kind !== 'claim') return undefined;
         // A refusal of the link's slot is answered by the general path.
         if (await this.linkSlotRefusal(trx, row, now)) return undefined;
         const reserved = row.reserved_transaction_id ?? this.deps.newId('trx');
         const intent: PaymentIntentRow = { ...row, confirm_started_at: now, confirm_key: key.key, reserved_transaction_id: reserved, updated_at: now };
+        if (provider.registration) {
+          const done = await this.confirmation.confirmLockedAtOnce(trx, intent, provider as InDatabaseProvider, key);
+          return done && { done };
+        }
+        if (!provider.prepare) return undefined;
         const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
         await executeAsOne(trx, [(qc) => repo.claimQuery(qc, intent), prepared.insert, key.insertStarted()]);
         return { intent, prepared };
@@ -214,6 +224,7 @@ export class PaymentIntentService {
       throw err;
     }
     if (!claimed) return undefined;
+    if ('done' in claimed) return claimed.done;
     return answerOf(await this.confirmation.callAndRecord(claimed.intent, claimed.prepared, 'transaction', key), 'transaction');
   }
 
