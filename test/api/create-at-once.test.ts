@@ -1,7 +1,8 @@
 /**
- * The sandbox create-and-confirm (`confirm: true`, simulated provider) written
- * by one SQL statement with its Idempotency-Key stored DONE in it
- * (payment-intents createAtOnce, db/one-statement.ts): the response is the
+ * The sandbox create-and-confirm (`confirm: true`, simulated provider), and a
+ * create without `confirm`, written by one SQL statement with its
+ * Idempotency-Key stored DONE in it (payment-intents createAtOnce,
+ * db/one-statement.ts): the response is the
  * bytes a GET and the stored event show; a key that exists makes the
  * statement write nothing and the request falls back to the usual claim
  * (replay, reuse, in use, expired); a statement that fails leaves nothing
@@ -18,7 +19,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';
 import { assertError } from '../helpers/assert.js';
-import { boletoIntent, BUYER, pixIntent } from '../helpers/fixtures.js';
+import { boletoIntent, BUYER, cardIntent, pixIntent } from '../helpers/fixtures.js';
 
 interface Intent {
   id: string;
@@ -188,6 +189,37 @@ for (const engine of engines()) {
       const retry = await create('k-once-broken', body);
       assert.equal(retry.statusCode, 201, retry.body);
       assert.equal((await rowsOf('once-broken')).intents.length, 1);
+    });
+
+    test('without confirm: the intent and its key DONE in one statement, never STARTED under a lease; the retry replays', async () => {
+      const body = pixIntent({ referenceId: 'once-unconfirmed', buyer: unorderedBuyer, metadata: unorderedMetadata });
+      const first = await create('k-once-unconfirmed', body);
+      assert.equal(first.statusCode, 201, first.body);
+      const intent = first.json<IntentWithJson>();
+      assert.equal(intent.status, 'REQUIRES_CONFIRMATION');
+      assert.deepEqual(intent, (await get(`/v2/payment-intents/${intent.id}`)).json());
+      const key = await keyRow('k-once-unconfirmed');
+      assert.deepEqual([key?.state, key?.response_status], ['DONE', 201]);
+      // A key claimed first (the general path) keeps the 60-second lease it was STARTED with.
+      assert.equal(key?.locked_until.getTime(), key?.created_at.getTime(), 'inserted DONE');
+      const xmins = await sql<{ xmin: string }>`
+        SELECT xmin::text AS xmin FROM payment_intents WHERE id = ${intent.id}
+        UNION ALL SELECT xmin::text FROM idempotency_keys WHERE company_id = ${t.companyId} AND key = 'k-once-unconfirmed'`.execute(t.db.db);
+      assert.equal(new Set(xmins.rows.map((r) => r.xmin)).size, 1, 'one transaction wrote both');
+      assertReplayOf(await create('k-once-unconfirmed', body), first);
+      assertError(await create('k-once-unconfirmed', { ...body, amountCents: 1 }), 422, 'IDEMPOTENCY_KEY_REUSED');
+      assert.equal((await rowsOf('once-unconfirmed')).intents.length, 1);
+    });
+
+    test('a card intent without confirm: created at once with its tokenization; the replay is the same bytes', async () => {
+      const body = cardIntent({ referenceId: 'once-card' });
+      const first = await create('k-once-card', body);
+      assert.equal(first.statusCode, 201, first.body);
+      const intent = first.json<{ status: string; cardTokenization?: { ticket: string } }>();
+      assert.equal(intent.status, 'REQUIRES_TOKEN');
+      assert.ok(intent.cardTokenization?.ticket, first.body);
+      assert.equal((await keyRow('k-once-card'))?.state, 'DONE');
+      assertReplayOf(await create('k-once-card', body), first);
     });
 
     test('20 concurrent twins (same key and body): one intent, one transaction, one event; every answer the same bytes', async () => {

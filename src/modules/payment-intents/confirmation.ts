@@ -242,7 +242,7 @@ export class Confirmation {
       registration = provider.registration({ ...chargeRequestOf(intent), method });
     } catch (err) {
       if (!(err instanceof ProviderUnavailable)) throw err;
-      return this.writeAtOnce([repo.insertIntentFragment({ ...intent, status: 'FAILED' })], providerError(), key);
+      return writeAtOnce(this.deps.db, [repo.insertIntentFragment({ ...intent, status: 'FAILED' })], providerError(), key);
     }
     const sale = await this.saleInMemory(intent, registration.record, now);
     const fragments: InsertFragment[] = [
@@ -251,7 +251,7 @@ export class Confirmation {
       insertTransactionFragment(sale.row),
       ...sale.created,
     ];
-    return this.writeAtOnce(fragments, sale.out.intent, key);
+    return writeAtOnce(this.deps.db, fragments, sale.out.intent, key);
   }
 
   /**
@@ -380,16 +380,6 @@ export class Confirmation {
     return { confirmed, row, out, created: this.deps.transactions.createdQueries(transaction, now) };
   }
 
-  /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
-  private async writeAtOnce<T>(fragments: InsertFragment[], outcome: Outcome<T>, key: UnclaimedKey | undefined): Promise<Outcome<T> | undefined> {
-    try {
-      await executeAsOne(this.deps.db, key ? [...fragments, key.insertDone(outcome)] : fragments);
-      return outcome;
-    } catch (err) {
-      if (key && keyExists(err, key)) return undefined;
-      throw err;
-    }
-  }
 
   /**
    * The transaction of a CONFIRMED intent, inserted with its `transaction.created`
@@ -525,6 +515,17 @@ async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: 
 }
 
 /** Whether a statement failed because its request's key, or an intent created under it, already exists. */
+/** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
+export async function writeAtOnce<T>(db: Db, fragments: InsertFragment[], outcome: Outcome<T>, key: UnclaimedKey | undefined): Promise<Outcome<T> | undefined> {
+  try {
+    await executeAsOne(db, key ? [...fragments, key.insertDone(outcome)] : fragments);
+    return outcome;
+  } catch (err) {
+    if (key && keyExists(err, key)) return undefined;
+    throw err;
+  }
+}
+
 function keyExists(err: unknown, key: UnclaimedKey): boolean {
   return key.isTaken(err) || repo.isCreateKeyTaken(err);
 }

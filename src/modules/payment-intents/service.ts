@@ -23,7 +23,7 @@ import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder, t
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { methodUnavailable, type ChargeMethod, type PreparedCharge } from '../providers/index.js';
-import { answerOf, chargeRequestOf, Confirmation, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider, type PreparingProvider } from './confirmation.js';
+import { answerOf, chargeRequestOf, Confirmation, writeAtOnce, type ConfirmationDeps, type ConfirmationResult, type InDatabaseProvider, type PreparingProvider } from './confirmation.js';
 import * as repo from './repo.js';
 import { boletoDueDate, cancelStep, confirmStep, effectiveStatus, INTENT_LIFETIME_MS, PIX_DEFAULT_EXPIRES_SECONDS, validateCreate, type Refusal } from './rules.js';
 import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.js';
@@ -69,22 +69,30 @@ export class PaymentIntentService {
   }
 
   /**
-   * POST /v2/payment-intents with `confirm: true` for a Pix charge or a
-   * boleto, its key stored with the statements that do the work: with a
-   * provider whose record is in this database, one SQL statement
+   * POST /v2/payment-intents, its key stored with the statements that do the
+   * work: without `confirm`, the intent and the key `DONE` with its view in
+   * one SQL statement; with `confirm: true` for a Pix charge or a boleto and a
+   * provider whose record is in this database, one statement too
    * (Confirmation.confirmAtCreate); with one that is called, two, one before
    * and one after the call (Confirmation.confirmAroundCall). Undefined: this
-   * request takes the general path (`create`, once its key is claimed) —
-   * a card, an input `create` refuses (it answers the error after the claim,
-   * as for any request), or a key that exists.
+   * request takes the general path (`create`, once its key is claimed) — a
+   * card with `confirm: true`, an input `create` refuses (it answers the
+   * error after the claim, as for any request), or a key that exists.
    */
   async createAtOnce(companyId: string, input: CreateIntentInput, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const provider = this.deps.providers[input.paymentMethod];
-    if (input.confirm !== true || input.paymentMethod === 'CREDIT_CARD' || !(provider?.registration || provider?.prepare)) return undefined;
+    if (!provider) return undefined;
+    const confirmNow = input.confirm === true;
+    if (confirmNow && (input.paymentMethod === 'CREDIT_CARD' || !(provider.registration || provider.prepare))) return undefined;
     const now = this.deps.clock.now();
     if (validateCreate(input, now).length > 0) return undefined;
     if (isDomainError(await this.deps.checkSplitRules(companyId, input))) return undefined;
     const intent = this.newIntent(companyId, input, now, key?.key);
+    if (!confirmNow) {
+      const tokenization = intent.payment_method === 'CREDIT_CARD' ? await this.tokenization(intent.id, companyId, intent.expires_at) : undefined;
+      if (isDomainError(tokenization)) return undefined;
+      return writeAtOnce(this.deps.db, [repo.insertIntentFragment(intent)], intentView(intent, now, undefined, tokenization), key);
+    }
     if (provider.registration) return this.confirmation.confirmAtCreate(intent, provider as InDatabaseProvider, key);
     return this.confirmation.confirmAroundCall(intent, provider as PreparingProvider, key);
   }
