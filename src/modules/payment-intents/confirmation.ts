@@ -42,6 +42,9 @@
  * than two commits: phase 1 also writes the provider's record and the
  * request's key STARTED, and phase 3 is one statement whose conditional
  * UPDATE of the intent stands in for the lock (callAndRecord, recordAtOnce).
+ * With a provider whose record is in this database (the sandbox) nothing is
+ * called, so there are no phases: one statement, under the intent's lock for
+ * a confirm (confirmLockedAtOnce), alone for a create (confirmAtCreate).
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Config } from '../../config.js';
@@ -380,7 +383,6 @@ export class Confirmation {
     return { confirmed, row, out, created: this.deps.transactions.createdQueries(transaction, now) };
   }
 
-
   /**
    * The transaction of a CONFIRMED intent, inserted with its `transaction.created`
    * (and, for a card, the move to PAID or FAILED) in the caller's database transaction.
@@ -514,7 +516,6 @@ async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: 
     : boletoDetails(await repo.nextBoletoNumber(ex), intent.amount_cents, intent.boleto_due_date!);
 }
 
-/** Whether a statement failed because its request's key, or an intent created under it, already exists. */
 /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */
 export async function writeAtOnce<T>(db: Db, fragments: InsertFragment[], outcome: Outcome<T>, key: UnclaimedKey | undefined): Promise<Outcome<T> | undefined> {
   try {
@@ -526,6 +527,7 @@ export async function writeAtOnce<T>(db: Db, fragments: InsertFragment[], outcom
   }
 }
 
+/** Whether a statement failed because its request's key, or an intent created under it, already exists. */
 function keyExists(err: unknown, key: UnclaimedKey): boolean {
   return key.isTaken(err) || repo.isCreateKeyTaken(err);
 }
