@@ -1,5 +1,5 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Kysely, type QueryCreator, type RawBuilder, type Updateable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
 import { isUniqueViolation, shapedRow, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
@@ -48,9 +48,13 @@ export async function updateIntent(ex: Ex, id: string, changes: Updateable<Payme
 }
 
 /** The claim of a confirmation (phase 1) as the intent row holds it, unexecuted: run it with the row locked. */
-export function claimQuery(qc: QueryCreator<Database>, claimed: PaymentIntentRow) {
-  const { confirm_started_at, confirm_key, reserved_transaction_id, updated_at } = claimed;
-  return qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, updated_at }).where('id', '=', claimed.id);
+export function claimFragment(claimed: PaymentIntentRow): UpdateFragment {
+  const { id, confirm_started_at, confirm_key, reserved_transaction_id, updated_at } = claimed;
+  return {
+    shape: 'payment_intents claim',
+    values: [confirm_started_at, confirm_key, reserved_transaction_id, updated_at, id],
+    build: (qc) => qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, updated_at }).where('id', '=', id),
+  };
 }
 
 /**

@@ -224,7 +224,7 @@ export class PaymentIntentService {
         }
         if (!provider.prepare) return undefined;
         const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
-        await executeAsOne(trx, [(qc) => repo.claimQuery(qc, intent), prepared.insert, key.insertStarted()]);
+        await executeAsOne(trx, [repo.claimFragment(intent), prepared.insert, key.insertStarted()]);
         return { intent, prepared };
       });
     } catch (err) {
