@@ -23,7 +23,7 @@
  * fragment whose list disagrees with its builder fails the first statement
  * that uses it (one-statement.test.ts), never sends a wrong one.
  */
-import { CompiledQuery, type InsertQueryBuilder, type QueryCreator, type UpdateQueryBuilder } from 'kysely';
+import { CompiledQuery, type InsertObject, type InsertQueryBuilder, type QueryCreator, type UpdateQueryBuilder } from 'kysely';
 import type { Db } from './database.js';
 import type { Database } from './types.js';
 
@@ -69,6 +69,11 @@ export function shapedRow(table: string, row: Record<string, unknown>, build: In
     if (!expressions.includes(column)) values.push(value);
   }
   return { shape: `${shape})${expressions.join(',')}`, values, build };
+}
+
+/** A plain INSERT of `row` into `table`, as a shaped fragment (shapedRow). */
+export function insertRowFragment<T extends keyof Database & string>(table: T, row: InsertObject<Database, T>, expressions: readonly string[] = []): InsertFragment {
+  return shapedRow(table, row as Record<string, unknown>, (qc) => qc.insertInto(table).values(row), expressions);
 }
 
 /** Statement texts by the shapes of their fragments. Both engines compile with Kysely's PostgreSQL compiler: one text serves both. */

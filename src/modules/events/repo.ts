@@ -1,6 +1,6 @@
 /** All SQL on the events table. The executor is always the first parameter. */
 import type { Db } from '../../db/database.js';
-import { shapedRow, type InsertFragment } from '../../db/one-statement.js';
+import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import { rowsToRead } from '../../lib/paging.js';
 import type { EventType } from './rules.js';
 
@@ -22,7 +22,7 @@ interface NewEvent {
 /** The INSERT of an event, unexecuted (run alone, or as a fragment of a larger statement: db/one-statement.ts). */
 export function insertEventFragment(row: NewEvent): InsertFragment {
   const values = { id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at };
-  return shapedRow('events', values, (qc) => qc.insertInto('events').values(values));
+  return insertRowFragment('events', values);
 }
 
 /**

@@ -1,7 +1,7 @@
 /** All SQL on idempotency_keys. The executor is always the first parameter. */
 import type { QueryCreator, Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { builderOf, isUniqueViolation, shapedRow, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
+import { builderOf, isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, IdempotencyKeysTable } from '../../db/types.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
@@ -23,7 +23,7 @@ export function insertStartedFragment(row: NewStarted): InsertFragment {
     locked_until: row.lease,
     created_at: row.now,
   };
-  return shapedRow('idempotency_keys', values, (qc) => qc.insertInto('idempotency_keys').values(values));
+  return insertRowFragment('idempotency_keys', values);
 }
 
 /** Claims a new key; false when (company, key) already exists. */
@@ -53,7 +53,7 @@ export function insertDoneFragment(row: { companyId: string; key: string; finger
     locked_until: row.now,
     created_at: row.now,
   };
-  return shapedRow('idempotency_keys', values, (qc) => qc.insertInto('idempotency_keys').values(values));
+  return insertRowFragment('idempotency_keys', values);
 }
 
 /** Whether a statement failed because its key's row exists already (insertDoneFragment). */

@@ -239,14 +239,8 @@ export class Confirmation {
    */
   async confirmAtCreate(intent: PaymentIntentRow, provider: InDatabaseProvider, key?: UnclaimedKey): Promise<Outcome<IntentView> | undefined> {
     const now = this.deps.clock.now();
-    const method = intent.payment_method as 'PIX' | 'BOLETO';
-    let registration: ReturnType<InDatabaseProvider['registration']>;
-    try {
-      registration = provider.registration({ ...chargeRequestOf(intent), method });
-    } catch (err) {
-      if (!(err instanceof ProviderUnavailable)) throw err;
-      return writeAtOnce(this.deps.db, [repo.insertIntentFragment({ ...intent, status: 'FAILED' })], providerError(), key);
-    }
+    const registration = registrationOf(provider, intent);
+    if (!registration) return writeAtOnce(this.deps.db, [repo.insertIntentFragment({ ...intent, status: 'FAILED' })], providerError(), key);
     const sale = await this.saleInMemory(intent, registration.record, now);
     const fragments: InsertFragment[] = [
       repo.insertIntentFragment(sale.confirmed),
@@ -267,13 +261,8 @@ export class Confirmation {
    * nothing is written, and the phased path answers.
    */
   async confirmLockedAtOnce(trx: Transaction<Database>, claimed: PaymentIntentRow, provider: InDatabaseProvider, key: UnclaimedKey): Promise<TransactionView | undefined> {
-    let registration: ReturnType<InDatabaseProvider['registration']>;
-    try {
-      registration = provider.registration({ ...chargeRequestOf(claimed), method: claimed.payment_method as 'PIX' | 'BOLETO' });
-    } catch (err) {
-      if (err instanceof ProviderUnavailable) return undefined;
-      throw err;
-    }
+    const registration = registrationOf(provider, claimed);
+    if (!registration) return undefined;
     const sale = await this.saleInMemory(claimed, registration.record, claimed.updated_at, trx);
     const fragments: StatementFragment[] = [repo.confirmLockedFragment(sale.confirmed), registration.insert, insertTransactionFragment(sale.row), ...sale.created];
     await executeAsOne(trx, [...fragments, key.insertDone(sale.out.transaction)]);
@@ -514,6 +503,16 @@ async function boletoOf(ex: Kysely<Database>, intent: PaymentIntentRow, record: 
   return record.boleto
     ? { boleto: { ...record.boleto, dueDate: intent.boleto_due_date! } }
     : boletoDetails(await repo.nextBoletoNumber(ex), intent.amount_cents, intent.boleto_due_date!);
+}
+
+/** The in-database provider's record of the intent's charge and its INSERT; undefined when the provider is unavailable. */
+function registrationOf(provider: InDatabaseProvider, intent: PaymentIntentRow): ReturnType<InDatabaseProvider['registration']> | undefined {
+  try {
+    return provider.registration({ ...chargeRequestOf(intent), method: intent.payment_method as 'PIX' | 'BOLETO' });
+  } catch (err) {
+    if (err instanceof ProviderUnavailable) return undefined;
+    throw err;
+  }
 }
 
 /** The fragments and the key's row DONE with `outcome`, as one statement; undefined when the key was taken. */

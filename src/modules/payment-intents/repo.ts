@@ -1,6 +1,6 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
 import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
-import { isUniqueViolation, shapedRow, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
+import { isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
 
@@ -18,7 +18,7 @@ function intentValues(row: PaymentIntentRow): NewPaymentIntent {
 /** The INSERT of an intent, unexecuted: a shaped fragment of a larger statement (db/one-statement.ts). */
 export function insertIntentFragment(row: PaymentIntentRow): InsertFragment {
   const values = intentValues(row);
-  return shapedRow('payment_intents', values, (qc) => qc.insertInto('payment_intents').values(values));
+  return insertRowFragment('payment_intents', values);
 }
 
 export async function insertIntent(ex: Ex, row: PaymentIntentRow): Promise<PaymentIntentRow> {
@@ -47,15 +47,21 @@ export async function updateIntent(ex: Ex, id: string, changes: Updateable<Payme
   return ex.updateTable('payment_intents').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
-/** The claim of a confirmation (phase 1) as the intent row holds it, unexecuted: run it with the row locked. */
-export function claimFragment(claimed: PaymentIntentRow): UpdateFragment {
-  const { id, confirm_started_at, confirm_key, reserved_transaction_id, updated_at } = claimed;
+/** The columns a confirmation's claim (phase 1) sets. */
+const CLAIM_COLUMNS = ['confirm_started_at', 'confirm_key', 'reserved_transaction_id', 'updated_at'] as const;
+
+/** An UPDATE of the intent's row to the values `row` holds in `columns`, unexecuted and shaped (db/one-statement.ts). */
+function setColumnsFragment(row: PaymentIntentRow, columns: readonly (keyof PaymentIntentRow)[]): UpdateFragment {
+  const changes = Object.fromEntries(columns.map((column) => [column, row[column]])) as Updateable<PaymentIntentsTable>;
   return {
-    shape: 'payment_intents claim',
-    values: [confirm_started_at, confirm_key, reserved_transaction_id, updated_at, id],
-    build: (qc) => qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, updated_at }).where('id', '=', id),
+    shape: `payment_intents set ${columns.join(',')}`,
+    values: [...columns.map((column) => row[column]), row.id],
+    build: (qc) => qc.updateTable('payment_intents').set(changes).where('id', '=', row.id),
   };
 }
+
+/** The claim of a confirmation (phase 1) as the intent row holds it, unexecuted: run it with the row locked. */
+export const claimFragment = (claimed: PaymentIntentRow): UpdateFragment => setColumnsFragment(claimed, CLAIM_COLUMNS);
 
 /**
  * A confirm written in one statement while the caller holds the intent's row
@@ -63,15 +69,8 @@ export function claimFragment(claimed: PaymentIntentRow): UpdateFragment {
  * unexecuted: the claim's columns and the outcome at once, as the phased
  * path leaves them (`confirmed` is the row after both).
  */
-export function confirmLockedFragment(confirmed: PaymentIntentRow): UpdateFragment {
-  const { id, confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at } = confirmed;
-  return {
-    shape: 'payment_intents confirm locked',
-    values: [confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at, id],
-    build: (qc) =>
-      qc.updateTable('payment_intents').set({ confirm_started_at, confirm_key, reserved_transaction_id, status, transaction_id, updated_at }).where('id', '=', id),
-  };
-}
+export const confirmLockedFragment = (confirmed: PaymentIntentRow): UpdateFragment =>
+  setColumnsFragment(confirmed, [...CLAIM_COLUMNS, 'status', 'transaction_id']);
 
 /**
  * The claimed intent made CONFIRMED with its transaction, unexecuted, only

@@ -1,6 +1,6 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
 import { sql, type Expression, type InsertObject, type Kysely } from 'kysely';
-import { shapedRow, type InsertFragment } from '../../db/one-statement.js';
+import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
@@ -22,7 +22,7 @@ function transactionValues(row: TransactionRow, id?: Expression<string>): Insert
 /** The INSERT of a transaction as a shaped fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
 export function insertTransactionFragment(row: TransactionRow, id?: Expression<string>): InsertFragment {
   const values = transactionValues(row, id);
-  return shapedRow('transactions', values, (qc) => qc.insertInto('transactions').values(values), id ? ['id'] : []);
+  return insertRowFragment('transactions', values, id ? ['id'] : []);
 }
 
 export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {

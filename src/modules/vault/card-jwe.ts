@@ -29,8 +29,10 @@ const TAG_BYTES = 16;
 /** The digest of a compact JWE's IV and tag, decoded (so another base64url spelling of the same JWE is the same digest). */
 export function jweDigest(jwe: string): string {
   const [, , iv = '', , tag = ''] = jwe.split('.');
-  return createHash('sha256').update(Buffer.from(iv, 'base64url')).update(Buffer.from(tag, 'base64url')).digest('hex');
+  return digestOf(Buffer.from(iv, 'base64url'), Buffer.from(tag, 'base64url'));
 }
+
+const digestOf = (iv: Buffer, tag: Buffer): string => createHash('sha256').update(iv).update(tag).digest('hex');
 
 const undecryptable = (): DomainError => validationError('encryptedCard', 'could not be decrypted with this key');
 
@@ -77,5 +79,5 @@ export function openCard(jwe: string, privateKey: KeyObject, keyId: string, tick
   if (header.kid !== keyId) return undecryptable();
   // Checked after decryption, so the header compared is the authenticated one.
   if (header.ticket !== ticket) return validationError('encryptedCard', 'was not encrypted for this ticket; encrypt the card again');
-  return { plaintext, digest: jweDigest(jwe) };
+  return { plaintext, digest: digestOf(iv, tag) };
 }
