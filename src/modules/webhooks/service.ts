@@ -92,9 +92,17 @@ export class WebhookService {
     const { db } = this.deps;
     if (!isId('whk', id) || !(await repo.webhookExists(db, companyId, id))) return notFound('Webhook');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-    const page = toPage(await repo.listDeliveries(db, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
+    // One snapshot for both reads: an outcome recorded between them would show its attempt on a delivery
+    // still PENDING (a 200 not `succeeded`); the worker records an attempt and its delivery's state in one commit.
+    const { page, rows } = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        const page = toPage(await repo.listDeliveries(trx, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
+        return { page, rows: await repo.attemptsOf(trx, page.data.map((d) => d.id)) };
+      });
     const attempts = new Map<string, repo.AttemptRow[]>();
-    for (const a of await repo.attemptsOf(db, page.data.map((d) => d.id))) {
+    for (const a of rows) {
       const list = attempts.get(a.delivery_id);
       if (list) list.push(a);
       else attempts.set(a.delivery_id, [a]);
