@@ -17,7 +17,14 @@ import {
   closedLoop, cpuSeconds, createDatabase, fmt, httpClient, parkIfStopping, percentile, serviceEnv, startServe, tempDir,
 } from './lib.mjs';
 
-const CARD = new TextEncoder().encode(JSON.stringify({ number: '4111111111111111', holderName: 'Bench', expMonth: 12, expYear: 2030, cvv: '123' }));
+/** A Visa number that passes the Luhn check, random but for its first digit: each intent has its own card, as real buyers do. */
+function randomCardNumber() {
+  const digits = [4, ...Array.from({ length: 14 }, () => crypto.randomInt(10))];
+  // The check digit makes the Luhn sum of all 16 a multiple of 10; from the right, it is position 1, so the digits before it double at even positions.
+  const sum = digits.reduceRight((acc, d, i) => acc + ((digits.length - i) % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0);
+  return [...digits, (10 - (sum % 10)) % 10].join('');
+}
+const cardPayload = () => new TextEncoder().encode(JSON.stringify({ number: randomCardNumber(), holderName: 'Bench', expMonth: 12, expYear: 2030, cvv: '123' }));
 const ATTEMPTS_PER_TICKET = 5; // MAX_ATTEMPTS_PER_TICKET in src/modules/vault/tokenize.ts
 
 /** Creates `count` card intents and returns 5 ready /tokenize bodies per ticket, the 5 of a ticket spread apart. */
@@ -36,8 +43,9 @@ async function prepareBodies(api, count) {
     const { ticket, encryptionKey: jwk } = r.body.cardTokenization;
     if (!keys.has(jwk.kid)) keys.set(jwk.kid, importJWK(jwk, 'RSA-OAEP-256'));
     const key = await keys.get(jwk.kid);
+    const card = cardPayload();
     for (const round of rounds) {
-      const encryptedCard = await new CompactEncrypt(CARD).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, ticket }).encrypt(key);
+      const encryptedCard = await new CompactEncrypt(card).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid, ticket }).encrypt(key);
       round.push(JSON.stringify({ ticket, keyId: jwk.kid, encryptedCard }));
     }
   });
@@ -92,7 +100,6 @@ export async function benchTokenize({ concurrency, seconds, opensslSeconds }) {
     databaseUrl: db.url,
     dataDir: tempDir('tokenize'),
     VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000000', // the most the configuration accepts (default 60)
-    VAULT_INTENTS_PER_CARD_PER_HOUR: '1000000', // every bench intent uses the same card (default 10)
   }));
   const api = httpClient(serve.base, { key: serve.key, connections: 8 });
   const lanes = Array.from({ length: concurrency }, (_, i) => httpClient(serve.vaultBase, { connections: 1, localAddress: `127.0.0.${10 + i}` }));
