@@ -1,15 +1,18 @@
 /**
  * QR code image for a BR Code, drawn on the hot path of every Pix
- * confirmation. The `qrcode` library computes the module matrix; the PNG is
- * written here as 1-bit grayscale (see png-1bit.ts) rather than by qrcode's
- * renderer (RGBA, every row filter) or pngjs (8-bit at least).
+ * confirmation. qr-matrix.ts computes the module matrix (the `qrcode`
+ * library's, module for module, at a third of its cost); the PNG is written
+ * here as 1-bit grayscale (see png-1bit.ts) rather than by qrcode's renderer
+ * (RGBA, every row filter) or pngjs (8-bit at least).
  *
  * Figures, median of 3,000 renders on a shared 2-core development machine:
  * a 152-character BR Code (version 6) took 3.5 ms and 1,889 bytes with the
  * former 8-bit pngjs writer and automatic mask, now 0.28 ms and 554 bytes; a
  * 189-character one (version 8) 4.4-7.0 ms and 2,169 bytes, now 0.37 ms and
  * 622 bytes (deflate level 6; level 1 and run-length matching now, below).
- * 250 random codes in the test: 615 to 777 bytes. Two choices make that:
+ * 250 random codes in the test: 615 to 777 bytes. On a 2-core Xeon, a
+ * 189-character code now takes 80 µs, its matrix 25 of them (77 through
+ * `qrcode`'s create). Two choices make that:
  * - Mask pattern 2 is fixed. The standard allows any of the 8 masks (the
  *   format information tells the reader which one); automatic selection only
  *   scores all 8 for readability and cost 0.75 ms of the 1.05 ms matrix.
@@ -27,12 +30,11 @@
  * (as web/demo/checkout.css does) to keep the edges sharp.
  */
 import zlib from 'node:zlib';
-import QRCode, { type QRCodeSegment } from 'qrcode';
 import { png1BitGray, png1BitRowBytes } from './png-1bit.js';
+import { qrMatrix, type QrSegment } from './qr-matrix.js';
 
 const MODULE_PX = 4; // a half byte of a 1-bit row: the row loop below counts on it
 const QUIET_ZONE_MODULES = 4;
-const MASK_PATTERN = 2;
 // Level 1: half the CPU of level 6 (25 of the QR's 150 µs) for about 110 more bytes per PNG. Run-length
 // matching only (Z_RLE): the filtered rows are runs of one byte, which it finds without hashing every
 // position, 21 µs instead of 27 a PNG for 3 % more bytes (64 codes, 2-core EPYC; the default window:
@@ -66,8 +68,8 @@ const isDigit = (code: number): boolean => code >= 48 && code <= 57;
  * split as the search does: over 1,000 random codes the QR version is the
  * search's for 99.9 % and one more for the rest (qr-image.test.ts).
  */
-export function brCodeSegments(text: string): QRCodeSegment[] {
-  const segments: QRCodeSegment[] = [];
+export function brCodeSegments(text: string): QrSegment[] {
+  const segments: QrSegment[] = [];
   const digitsFrom = (at: number): number => {
     let end = at;
     while (end < text.length && isDigit(text.charCodeAt(end))) end++;
@@ -86,7 +88,7 @@ export function brCodeSegments(text: string): QRCodeSegment[] {
   for (let i = 0; i < text.length; ) {
     const digits = digitsFrom(i);
     const alphanumerics = digits >= NUMERIC_AFTER_BYTE ? 0 : alphanumericFrom(i);
-    const segment: QRCodeSegment | undefined =
+    const segment: QrSegment | undefined =
       digits >= NUMERIC_AFTER_BYTE
         ? { mode: 'numeric', data: text.slice(i, i + digits) }
         : alphanumerics >= ALPHANUMERIC_AFTER_BYTE
@@ -108,7 +110,7 @@ export function brCodeSegments(text: string): QRCodeSegment[] {
 
 /** PNG of the QR code for `text`. */
 export function qrCodePng(text: string): Buffer {
-  const { modules } = QRCode.create(brCodeSegments(text), { errorCorrectionLevel: 'M', maskPattern: MASK_PATTERN });
+  const modules = qrMatrix(brCodeSegments(text));
   const side = (modules.size + 2 * QUIET_ZONE_MODULES) * MODULE_PX;
   const rowBytes = png1BitRowBytes(side);
   const stride = rowBytes + 1;
