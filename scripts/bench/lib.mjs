@@ -91,13 +91,14 @@ export async function serviceEnv({ databaseUrl, dataDir, ...extra }) {
 }
 
 /**
- * Starts `svc ROLE` in its own process group (detached, so a terminal Ctrl-C reaches
- * only us and we stop it once, cleanly). If it dies unexpectedly the bench stops.
+ * Starts `svc ROLE` (this repository's bin/svc.js, or the one at `svc`) in its own process group
+ * (detached, so a terminal Ctrl-C reaches only us and we stop it once, cleanly). If it dies
+ * unexpectedly the bench stops.
  */
-export function spawnSvc(role, env) {
+export function spawnSvc(role, env, svc = SVC) {
   // BENCH_PROFILE=DIR: each service process writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, SVC, role], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...profile, svc, role], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let tail = ''; // last output, shown if the process dies
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (tail = (tail + chunk).slice(-4000)));
   let stopping = false;

@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `npm run bench:ab -- DIR_A DIR_B [rounds] [seconds] [connections]`: the service CPU per sandbox Pix sale
+// (POST /v2/payment-intents with confirm: true) of two builds, loaded at the same time.
+//
+// On a shared machine, flows/s and even CPU per flow move by 10-30 % between two runs of one build
+// (the host's other tenants), which hides any change smaller than that. Here both builds run side by
+// side, each `svc serve` on its own fresh database, each driven by its own closed loop of `connections`
+// clients, so both see the same noise; each round compares their CPU per sale (from /proc). The loop
+// that starts first alternates between rounds. Run it with the same folder twice to see what "no
+// difference" looks like on the machine (a few per cent).
+//
+// DIR_A and DIR_B are checkouts of the project, each built (`npm run build`): their bin/svc.js and
+// dist/ are run with this repository's node_modules when they have none. For example:
+//   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npm run build)
+//   npm run bench:ab -- /tmp/base .
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { cleanup, createDatabase, cpuSeconds, fmt, installSignalHandlers, serviceEnv, spawnSvc, tempDir, waitReady } from './lib.mjs';
+
+function usage(message) {
+  console.error(`${message}\nusage: npm run bench:ab -- DIR_A DIR_B [rounds (4)] [seconds (10)] [connections (8)]`);
+  process.exit(2);
+}
+
+const [dirA, dirB, ...numbers] = process.argv.slice(2);
+if (!dirA || !dirB) usage('two build folders are needed');
+const [rounds = 4, seconds = 10, connections = 8] = numbers.map(Number);
+if (![rounds, seconds, connections].every((n) => Number.isInteger(n) && n > 0)) usage('rounds, seconds and connections are positive integers');
+for (const dir of [dirA, dirB]) if (!fs.existsSync(path.join(dir, 'dist', 'cli.js'))) usage(`${dir}: no dist/cli.js (run npm run build there)`);
+
+/** `svc serve` of the build in `dir`, on a fresh database and data folder. */
+async function start(dir, label) {
+  const db = await createDatabase(`ab_${label}`);
+  const env = await serviceEnv({ databaseUrl: db.url, dataDir: tempDir(`ab-${label}`) });
+  const proc = spawnSvc('serve', env, path.resolve(dir, 'bin', 'svc.js'));
+  const base = `http://127.0.0.1:${env.PORT}`;
+  const keyFile = path.join(env.DATA_DIR, 'sandbox-key.txt');
+  await waitReady(base, proc, () => fs.existsSync(keyFile));
+  return { label, base, key: fs.readFileSync(keyFile, 'utf8').trim(), pid: proc.pid };
+}
+
+const saleBody = () =>
+  JSON.stringify({ amountCents: 10000, paymentMethod: 'PIX', referenceId: `bench-${crypto.randomUUID()}`, buyer: { name: 'Maria', document: '52998224725' }, confirm: true });
+
+/** Sales for `secs` against `service`: answers how many were created (201). */
+async function sales(service, secs) {
+  let created = 0;
+  await autocannon({
+    url: service.base,
+    connections,
+    duration: secs,
+    headers: { authorization: `Bearer ${service.key}` },
+    requests: [{
+      method: 'POST',
+      path: '/v2/payment-intents',
+      setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: saleBody() }),
+      onResponse: (status) => void (status === 201 && created++),
+    }],
+  });
+  return created;
+}
+
+/** CPU ms per sale of each service over one round, both loaded at once; `first` starts its loop first. */
+async function round(services, first) {
+  const before = services.map((s) => cpuSeconds(s.pid));
+  const ordered = first === 0 ? services : [...services].reverse();
+  const counts = await Promise.all(ordered.map((s) => sales(s, seconds)));
+  const created = first === 0 ? counts : [...counts].reverse();
+  return services.map((s, i) => ({ created: created[i], msPerSale: ((cpuSeconds(s.pid) - before[i]) * 1000) / created[i] }));
+}
+
+installSignalHandlers();
+try {
+  const services = [await start(dirA, 'a'), await start(dirB, 'b')];
+  console.log(`A ${path.resolve(dirA)}\nB ${path.resolve(dirB)}\nwarm-up 5 s, then ${rounds} rounds of ${seconds} s, ${connections} connections to each…`);
+  await Promise.all(services.map((s) => sales(s, 5)));
+  const ratios = [];
+  for (let r = 0; r < rounds; r++) {
+    const [a, b] = await round(services, r % 2);
+    ratios.push(b.msPerSale / a.msPerSale);
+    console.log(`round ${r + 1}: A ${a.created} sales, ${fmt(a.msPerSale, 3)} ms CPU/sale · B ${b.created} sales, ${fmt(b.msPerSale, 3)} ms CPU/sale · B/A ${fmt(ratios.at(-1), 3)}`);
+  }
+  const mean = ratios.reduce((sum, x) => sum + x, 0) / ratios.length;
+  console.log(`B/A service CPU per sale: mean ${fmt(mean, 3)} (min ${fmt(Math.min(...ratios), 3)}, max ${fmt(Math.max(...ratios), 3)})`);
+} finally {
+  await cleanup();
+}
