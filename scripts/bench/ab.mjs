@@ -62,13 +62,11 @@ async function sales(service, secs) {
   return created;
 }
 
-/** CPU ms per sale of each service over one round, both loaded at once; `first` starts its loop first. */
-async function round(services, first) {
-  const before = services.map((s) => cpuSeconds(s.pid));
-  const ordered = first === 0 ? services : [...services].reverse();
-  const counts = await Promise.all(ordered.map((s) => sales(s, seconds)));
-  const created = first === 0 ? counts : [...counts].reverse();
-  return services.map((s, i) => ({ created: created[i], msPerSale: ((cpuSeconds(s.pid) - before[i]) * 1000) / created[i] }));
+/** CPU ms per sale of A and B over one round, both loaded at once; B's loop starts first when `bFirst`. */
+async function round([a, b], bFirst) {
+  const before = [a, b].map((s) => cpuSeconds(s.pid));
+  const created = await Promise.all(bFirst ? [sales(b, seconds), sales(a, seconds)].reverse() : [sales(a, seconds), sales(b, seconds)]);
+  return [a, b].map((s, i) => ({ created: created[i], msPerSale: ((cpuSeconds(s.pid) - before[i]) * 1000) / created[i] }));
 }
 
 installSignalHandlers();
@@ -78,7 +76,7 @@ try {
   await Promise.all(services.map((s) => sales(s, 5)));
   const ratios = [];
   for (let r = 0; r < rounds; r++) {
-    const [a, b] = await round(services, r % 2);
+    const [a, b] = await round(services, r % 2 === 1);
     ratios.push(b.msPerSale / a.msPerSale);
     console.log(`round ${r + 1}: A ${a.created} sales, ${fmt(a.msPerSale, 3)} ms CPU/sale · B ${b.created} sales, ${fmt(b.msPerSale, 3)} ms CPU/sale · B/A ${fmt(ratios.at(-1), 3)}`);
   }

@@ -222,8 +222,7 @@ export class PaymentIntentService {
           const done = await this.confirmation.confirmLockedAtOnce(trx, intent, provider as InDatabaseProvider, key);
           return done && { done };
         }
-        if (!provider.prepare) return undefined;
-        const prepared = provider.prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
+        const prepared = (provider as PreparingProvider).prepare({ ...chargeRequestOf(intent), method: row.payment_method as 'PIX' | 'BOLETO' });
         await executeAsOne(trx, [repo.claimFragment(intent), prepared.insert, key.insertStarted()]);
         return { intent, prepared };
       });

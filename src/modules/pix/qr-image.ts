@@ -31,7 +31,7 @@
  */
 import zlib from 'node:zlib';
 import { png1BitGray, png1BitRowBytes } from './png-1bit.js';
-import { qrMatrix, type QrSegment } from './qr-matrix.js';
+import { isQrAlphanumeric, qrMatrix, type QrSegment } from './qr-matrix.js';
 
 const MODULE_PX = 4; // a half byte of a 1-bit row: the row loop below counts on it
 const QUIET_ZONE_MODULES = 4;
@@ -53,10 +53,6 @@ const ALPHANUMERIC_AFTER_BYTE = 11;
 // …and a digit run this long ends an alphanumeric run (this short when it ends the code: no switch back).
 const NUMERIC_AFTER_ALPHANUMERIC = 13;
 const NUMERIC_AT_THE_END = 8;
-/** QR alphanumeric mode's 45 characters, by character code (a BR Code is read a character at a time). */
-const ALPHANUMERIC = new Uint8Array(128);
-for (const c of '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:') ALPHANUMERIC[c.charCodeAt(0)] = 1;
-const isAlphanumeric = (code: number): boolean => ALPHANUMERIC[code] === 1;
 const isDigit = (code: number): boolean => code >= 48 && code <= 57;
 
 /**
@@ -77,7 +73,7 @@ export function brCodeSegments(text: string): QrSegment[] {
   };
   const alphanumericFrom = (at: number): number => {
     let end = at;
-    while (end < text.length && isAlphanumeric(text.charCodeAt(end))) {
+    while (end < text.length && isQrAlphanumeric(text.charCodeAt(end))) {
       const digits = end > at ? digitsFrom(end) : 0;
       if (digits >= NUMERIC_AFTER_ALPHANUMERIC || (digits >= NUMERIC_AT_THE_END && end + digits === text.length)) break;
       end++;

@@ -56,6 +56,9 @@ const PAD_BYTES = [0xec, 0x11];
 const ALPHANUMERIC_VALUE = new Uint8Array(128).fill(255);
 [...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ $%*+-./:'].forEach((c, value) => (ALPHANUMERIC_VALUE[c.charCodeAt(0)] = value));
 
+/** Whether the character code is one of QR alphanumeric mode's 45 characters. */
+export const isQrAlphanumeric = (code: number): boolean => (ALPHANUMERIC_VALUE[code] ?? 255) !== 255;
+
 // GF(256) with the QR polynomial x^8 + x^4 + x^3 + x^2 + 1: EXP doubled so that a sum of two logs needs no modulo.
 const EXP = new Uint8Array(510);
 const LOG = new Uint8Array(256);

@@ -89,18 +89,20 @@ export class WebhookService {
 
   /** Every delivery to a registration (deleted ones too), newest first, paged by delivery id, each with its attempts. */
   async deliveries(companyId: string, id: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: DeliveryView[]; hasMore: boolean }>> {
-    const { db } = this.deps;
-    if (!isId('whk', id) || !(await repo.webhookExists(db, companyId, id))) return notFound('Webhook');
+    if (!isId('whk', id)) return notFound('Webhook');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-    // One snapshot for both reads: an outcome recorded between them would show its attempt on a delivery
+    // One snapshot for the reads: an outcome recorded between them would show its attempt on a delivery
     // still PENDING (a 200 not `succeeded`); the worker records an attempt and its delivery's state in one commit.
-    const { page, rows } = await db
+    const read = await this.deps.db
       .transaction()
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => {
+        if (!(await repo.webhookExists(trx, companyId, id))) return undefined;
         const page = toPage(await repo.listDeliveries(trx, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
         return { page, rows: await repo.attemptsOf(trx, page.data.map((d) => d.id)) };
       });
+    if (!read) return notFound('Webhook');
+    const { page, rows } = read;
     const attempts = new Map<string, repo.AttemptRow[]>();
     for (const a of rows) {
       const list = attempts.get(a.delivery_id);
