@@ -32,7 +32,7 @@ import { IdempotencyService } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
-import { sandboxTransactionRoutes, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+import { sandboxTransactionRoutes, storedViewForm, TransactionService, transactionRoutes } from './modules/transactions/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
@@ -77,7 +77,7 @@ export interface Services {
 
 export function buildServices(deps: AppDeps): Services {
   const { db, clock, newId, providers, config, sealer } = deps;
-  const idempotency = new IdempotencyService({ db, clock, sealer, statusOf });
+  const idempotency = new IdempotencyService({ db, clock, sealer, statusOf, storedForm: storedViewForm });
   const receivables = new ReceivableService(db, clock, newId);
   // Events write their deliveries through the webhooks module (a port: webhooks depends on events, not the reverse).
   const fanOut = webhookFanOut(newId);

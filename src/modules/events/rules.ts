@@ -8,7 +8,7 @@
  * (`data.refund`, written before `data.transaction`).
  */
 import { REFUND_EVENT_TYPES, type RefundEventType } from '../refunds/schemas.js';
-import { TRANSACTION_EVENT_TYPES, withQrImage, withoutQrImage, type TransactionEventType, type TransactionView } from '../transactions/index.js';
+import { TRANSACTION_EVENT_TYPES, withQrImagesDrawn, withoutQrImage, type TransactionEventType, type TransactionView } from '../transactions/index.js';
 
 export const EVENT_TYPES = [...TRANSACTION_EVENT_TYPES, ...REFUND_EVENT_TYPES] as const;
 export type EventType = TransactionEventType | RefundEventType;
@@ -33,19 +33,9 @@ export function eventBody(id: string, type: EventType, at: Date, transaction: Tr
 
 /**
  * The exact text delivered and listed for a stored body: as stored, with the
- * Pix QR image drawn back in last, where it was (a body stored with its image,
- * before it was left out, is answered as it is). Parsing and serialising
- * JSON.stringify's own text gives back the same bytes, the image added.
+ * Pix QR image drawn back in where it was (transactions' withQrImagesDrawn).
  */
-export function deliveredBody(stored: string): string {
-  if (!stored.includes('"pix":{')) return stored; // no Pix details (a seller's text has its quotes escaped)
-  const body = JSON.parse(stored) as { data: { transaction: TransactionSnapshot } };
-  const { transaction } = body.data;
-  const details = transaction.paymentDetails && withQrImage(transaction.paymentDetails);
-  if (details === transaction.paymentDetails) return stored;
-  transaction.paymentDetails = details;
-  return JSON.stringify(body);
-}
+export const deliveredBody = withQrImagesDrawn;
 
 /** A page of stored bodies as the list answers it: the bodies are joined as they are delivered, never otherwise re-serialised. */
 export function eventPage(bodies: string[], hasMore: boolean): string {

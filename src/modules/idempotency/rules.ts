@@ -31,6 +31,22 @@ export function responseBytes(outcome: Outcome<unknown>, language: Language): st
   return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : viewJson(outcome);
 }
 
+/**
+ * How a view is stored for its key and given back on a replay: `compact`
+ * may leave out what `expand` draws again from the rest (a Pix QR image,
+ * transactions' storedViewForm), as long as `expand` of the compact form's
+ * JSON is the view's own JSON, byte for byte.
+ */
+export interface StoredForm {
+  compact(view: object): object;
+  expand(stored: string): string;
+}
+
+/** The bytes stored for a key: responseBytes of the outcome, a view in its compact form. */
+export function storedBytes(outcome: Outcome<unknown>, language: Language, form: StoredForm): string {
+  return isDomainError(outcome) || typeof outcome !== 'object' || outcome === null ? responseBytes(outcome, language) : viewJson(form.compact(outcome));
+}
+
 /** Each view's JSON, made once: the bytes sealed for a key are the bytes its first answer sends (http/respond.ts). */
 const viewJsonByObject = new WeakMap<object, string>();
 

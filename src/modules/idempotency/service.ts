@@ -11,7 +11,9 @@
  * row, so a corrected retry with the same key works.
  *
  * Stored bodies are sealed (AES-256-GCM): they may hold a webhook secret,
- * shown only in its registration response, and buyers' personal data.
+ * shown only in its registration response, and buyers' personal data. A view
+ * is stored in its compact form (StoredForm: without the Pix QR image, which
+ * a replay draws back in), the error bodies as they are.
  *
  * A STARTED row carries a lease. If its process died, the lease runs out and a
  * retry takes the row over; operations with several phases (confirm) resume
@@ -44,7 +46,7 @@ import type { Clock } from '../../lib/clock.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
 import * as repo from './repo.js';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes } from './rules.js';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes, storedBytes, type StoredForm } from './rules.js';
 
 /** Where a service records the outcome of an idempotent request, inside its own transaction. */
 export interface ResponseRecorder {
@@ -68,7 +70,13 @@ export interface IdempotencyDeps {
   sealer: Sealer;
   /** The error table's status of an error (the HTTP layer's; this module stores responses, it does not decide them). */
   statusOf: (error: DomainError) => number;
+  /** How views are stored and replayed. */
+  storedForm: StoredForm;
 }
+
+/** What is stored for a key: the response, a view in its stored form, sealed. */
+const sealedResponse = (deps: IdempotencyDeps, outcome: Outcome<unknown>, language: Language): string =>
+  deps.sealer.seal(storedBytes(outcome, language, deps.storedForm));
 
 export type Claim = { kind: 'new'; scope: IdempotencyScope } | { kind: 'replay'; status: number; body: string };
 
@@ -96,7 +104,7 @@ export class IdempotencyScope implements ResponseRecorder {
   async save(trx: Transaction<Database>, outcome: Outcome<unknown>): Promise<void> {
     const body = responseBytes(outcome, this.language);
     const errorStatus = isDomainError(outcome) ? this.deps.statusOf(outcome) : undefined;
-    const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, this.deps.sealer.seal(body));
+    const status = await repo.markDone(trx, this.companyId, this.key, errorStatus, sealedResponse(this.deps, outcome, this.language));
     if (status === undefined) {
       if (this.recovering) return;
       // The effect written in `trx` must not commit without its response.
@@ -138,7 +146,7 @@ export class UnclaimedKey {
       fingerprint: this.fingerprint,
       successStatus: this.successStatus,
       status,
-      sealedBody: this.deps.sealer.seal(responseBytes(outcome, this.language)),
+      sealedBody: sealedResponse(this.deps, outcome, this.language),
       now: this.deps.clock.now(),
     };
     return repo.insertDoneFragment(row);
@@ -159,8 +167,7 @@ export class UnclaimedKey {
    */
   markDone(outcome: Outcome<unknown>): UpdateFragment {
     const status = isDomainError(outcome) ? this.deps.statusOf(outcome) : this.successStatus;
-    const sealedBody = this.deps.sealer.seal(responseBytes(outcome, this.language));
-    return repo.markDoneFragment(this.companyId, this.key, status, sealedBody);
+    return repo.markDoneFragment(this.companyId, this.key, status, sealedResponse(this.deps, outcome, this.language));
   }
 
   /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */
@@ -202,7 +209,7 @@ export class IdempotencyService {
           { field: 'Idempotency-Key', message: 'was used with another route or body' },
         ]);
       }
-      if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: sealer.open(row.response_body!) };
+      if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: this.deps.storedForm.expand(sealer.open(row.response_body!)) };
       if (row.locked_until.getTime() > now.getTime()) return inUse();
       // The first request died holding the key: take it over.
       if (await repo.takeOver(db, companyId, key, row.locked_until, lease)) {

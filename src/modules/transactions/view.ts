@@ -16,7 +16,13 @@ import type { ReceivableSchema, TransactionSchema } from './schemas.js';
 export type TransactionView = Static<typeof TransactionSchema>;
 export type ReceivableView = Static<typeof ReceivableSchema>;
 
-export function transactionView(row: TransactionRow, sellerName: string, receivables: ReceivableView[] = []): TransactionView {
+/**
+ * `drawImage: false` leaves the Pix QR image out (the stored form, see
+ * storedViewForm): a sale draws it while PostgreSQL writes the sale
+ * (payment-intents/confirmation.ts).
+ */
+export function transactionView(row: TransactionRow, sellerName: string, receivables: ReceivableView[] = [], drawImage = true): TransactionView {
+  const details = row.payment_details as TransactionView['paymentDetails'];
   return {
     id: row.id,
     status: row.status as TransactionView['status'],
@@ -35,7 +41,7 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     referenceId: row.reference_id,
     ...(row.description !== null ? { description: row.description } : {}),
     buyer: row.buyer as TransactionView['buyer'],
-    paymentDetails: withQrImage(row.payment_details as TransactionView['paymentDetails']),
+    paymentDetails: drawImage ? withQrImage(details) : details,
     split: { receivables },
     metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
@@ -59,3 +65,45 @@ export function withoutQrImage(details: TransactionView['paymentDetails']): Tran
   return { ...details, pix: pix as typeof details.pix };
 }
 
+
+/** Where a stored text holds a transaction: a transaction view, a payment intent view (`transaction`), an event (`data.transaction`). */
+type Holder = { paymentDetails?: TransactionView['paymentDetails']; transaction?: Holder; data?: Holder };
+const transactionsHeldBy = (root: Holder): Holder[] => [root, root.transaction, root.data?.transaction].filter((t): t is Holder => typeof t === 'object' && t !== null);
+
+/**
+ * The text of a stored view or event with each Pix QR image drawn back in,
+ * last in its `pix` object, where withQrImage puts it: parsing and
+ * serialising JSON.stringify's own text gives back the same bytes, the image
+ * added. A text with no image to draw (no Pix details, or stored with its
+ * image before images were left out) is answered as it is.
+ */
+export function withQrImagesDrawn(stored: string): string {
+  if (!stored.includes('"pix":{')) return stored; // no Pix details (a seller's text has its quotes escaped)
+  const root = JSON.parse(stored) as Holder;
+  let drawn = false;
+  for (const transaction of transactionsHeldBy(root)) {
+    const details = transaction.paymentDetails && withQrImage(transaction.paymentDetails);
+    if (details === transaction.paymentDetails) continue;
+    transaction.paymentDetails = details;
+    drawn = true;
+  }
+  return drawn ? JSON.stringify(root) : stored;
+}
+
+/**
+ * A view as an Idempotency-Key stores it (idempotency/rules.ts, StoredForm):
+ * without the Pix QR image of the transaction it is or holds, a kilobyte of
+ * base64 that is a pure function of the code beside it; a replay draws it
+ * again (withQrImagesDrawn), so it sends the first answer's bytes.
+ */
+export const storedViewForm = {
+  compact(view: object): object {
+    const root = view as Holder;
+    const own = root.paymentDetails && withoutQrImage(root.paymentDetails);
+    const held = root.transaction?.paymentDetails && withoutQrImage(root.transaction.paymentDetails);
+    if (own !== root.paymentDetails) return { ...root, paymentDetails: own };
+    if (held !== root.transaction?.paymentDetails) return { ...root, transaction: { ...root.transaction, paymentDetails: held } };
+    return view;
+  },
+  expand: withQrImagesDrawn,
+};
