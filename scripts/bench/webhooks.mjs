@@ -20,8 +20,8 @@ import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import {
-  adminQuery, closedLoop, createDatabase, fmt, httpClient, onCleanup, openLoop, parkIfStopping, percentile,
-  serviceEnv, sleep, spawnSvc, startServe, table, tempDir, waitReady,
+  adminQuery, closedLoop, cpuSeconds, createDatabase, fmt, httpClient, onCleanup, openLoop, parkIfStopping, percentile,
+  postgresCpuSeconds, serviceEnv, sleep, spawnSvc, startServe, table, tempDir, waitReady,
 } from './lib.mjs';
 
 /** A certificate for 127.0.0.1, valid one day, made now in a temp folder removed at cleanup. */
@@ -161,10 +161,17 @@ export async function benchWebhooks({ workerCounts, events, lagRate, lagSeconds 
     const release = await holdDeliveries(db.url);
     const workers = Array.from({ length: n }, () => spawnSvc('worker', env));
     await waitForQueuedClaims(db.name, n);
+    const cpuBefore = { workers: workers.map((w) => cpuSeconds(w.pid)), pg: postgresCpuSeconds(), bench: process.cpuUsage() };
     const released = Date.now();
     await release();
     const drained = await receiver.waitFor(events, 120_000);
     const received = receiver.arrivals.size;
+    const perEvent = (seconds) => (seconds * 1000) / received;
+    const cpu = {
+      workers: perEvent(workers.reduce((sum, w, i) => sum + cpuSeconds(w.pid) - cpuBefore.workers[i], 0)),
+      pg: perEvent(postgresCpuSeconds() - cpuBefore.pg),
+      bench: perEvent(Object.values(process.cpuUsage(cpuBefore.bench)).reduce((a, b) => a + b, 0) / 1e6),
+    };
     const last = Math.max(...[...receiver.arrivals.values()].map((a) => a.at));
     const perSec = received / ((last - released) / 1000);
     const drainDuplicates = receiver.duplicates;
@@ -179,7 +186,7 @@ export async function benchWebhooks({ workerCounts, events, lagRate, lagSeconds 
     console.log(`p50 ${fmt(percentile(lags, 50), 0)} ms, p99 ${fmt(percentile(lags, 99), 0)} ms${allLagged ? '' : ` (only ${lags.length} of ${made} arrived within 30 s)`}`);
     await Promise.all(workers.map((w) => w.stop()));
     rows.push({
-      n, events, received, perSec, backlogSeconds, made, lagged: lags.length, duplicates: drainDuplicates + receiver.duplicates,
+      n, events, received, perSec, cpu, backlogSeconds, made, lagged: lags.length, duplicates: drainDuplicates + receiver.duplicates,
       p50: percentile(lags, 50), p99: percentile(lags, 99), max: lags.at(-1),
     });
   }
@@ -192,14 +199,15 @@ export async function benchWebhooks({ workerCounts, events, lagRate, lagSeconds 
 }
 
 export function webhooksReport({ rows, lagRate, lagSeconds, byState }) {
-  const header = ['workers', 'backlog', 'received', 'events/s', 'lag events', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'duplicates'];
-  const cells = rows.map((r) => [r.n, r.events, r.received, fmt(r.perSec), `${r.lagged}/${r.made}`, fmt(r.p50, 0), fmt(r.p99, 0), fmt(r.max, 0), r.duplicates].map(String));
+  const header = ['workers', 'backlog', 'received', 'events/s', 'CPU ms per event', 'lag events', 'lag p50 ms', 'lag p99 ms', 'lag max ms', 'duplicates'];
+  const cells = rows.map((r) => [r.n, r.events, r.received, fmt(r.perSec), `workers ${fmt(r.cpu.workers, 2)} · pg ${fmt(r.cpu.pg, 2)} · bench ${fmt(r.cpu.bench, 2)}`, `${r.lagged}/${r.made}`, fmt(r.p50, 0), fmt(r.p99, 0), fmt(r.max, 0), r.duplicates].map(String));
   return [
     table(header, cells),
     '',
     `events/s: a backlog of transaction.created events made through the API with no worker running, then drained by
 N \`svc worker\` processes, from the moment all N claims start (a table lock they queued on is released) to the last
 arrival at the HTTPS receiver (127.0.0.1, self-signed certificate, answers 200 at once; it runs in the bench process).
+CPU ms per event over the drain: of the N workers together, of PostgreSQL, and of the bench process (the receiver).
 Lag: ${lagRate} events/s for ${lagSeconds} s (open loop through the API) with the N workers idle and polling; arrival time −
 the event's createdAt (ms clock, stamped when the confirming transaction starts, so commit time is included).
 Each worker keeps up to 256 deliveries in flight, claims more as sends finish, and records outcomes in one transaction per
