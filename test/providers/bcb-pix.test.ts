@@ -362,6 +362,14 @@ for (const engine of engines()) {
       assert.equal(psp.tokenRequests, tokens, 'no HTTP request got through');
       assert.match(stranger.message, /PIX_CERT_FILE/);
       assert.match(stranger.message, /PIX_KEY_FILE/);
+      // Without the PSP's CA, its server certificate is refused before any request (the one TLS context
+      // the client builds for all its connections checks the server as per-connection options did).
+      const untrusting = new BcbPixProvider(configFor({}), { db: db.db, clock: systemClock });
+      providers.push(untrusting);
+      const untrusted = await rejection(untrusting.check());
+      assert.match(untrusted.message, /not trusted/);
+      assert.match(untrusted.message, /PIX_CA_FILE/);
+      assert.equal(psp.tokenRequests, tokens, 'no HTTP request got through');
       const nowhere = await rejection(connector({ oauthUrl: 'https://127.0.0.1:1/oauth/token' }).check());
       assert.match(nowhere.message, /PIX_OAUTH_URL/);
       const noApi = await rejection(connector({ apiUrl: 'https://127.0.0.1:1/api/v2' }).check());
