@@ -536,7 +536,7 @@ export async function writeAtOnce<T>(db: Db, fragments: InsertFragment[], outcom
 /**
  * `draw()`'s result once `statement` succeeded, drawn while PostgreSQL executes and commits it: the
  * statement reaches its connection first (within the current turn of the event loop; draw() waits for
- * the next), so at low load the drawing (a Pix QR image: a quarter of a sale's CPU) costs no latency.
+ * the next), so at low load the drawing (a Pix QR image: up to a quarter of a sale's CPU) costs no latency.
  */
 async function drawWhileWriting<T>(statement: Promise<void>, draw: () => T): Promise<T> {
   const [, drawn] = await Promise.all([statement, new Promise<void>((resolve) => setImmediate(resolve)).then(draw)]);

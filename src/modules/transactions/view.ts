@@ -65,7 +65,6 @@ export function withoutQrImage(details: TransactionView['paymentDetails']): Tran
   return { ...details, pix: pix as typeof details.pix };
 }
 
-
 /** Where a stored text holds a transaction: a transaction view, a payment intent view (`transaction`), an event (`data.transaction`). */
 type Holder = { paymentDetails?: TransactionView['paymentDetails']; transaction?: Holder; data?: Holder };
 const transactionsHeldBy = (root: Holder): Holder[] => [root, root.transaction, root.data?.transaction].filter((t): t is Holder => typeof t === 'object' && t !== null);
