@@ -17,11 +17,10 @@
 // dist/ are run with this repository's node_modules when they have none. For example:
 //   git worktree add /tmp/base HEAD~1 && ln -s "$PWD/node_modules" /tmp/base/ && (cd /tmp/base && npm run build)
 //   npm run bench:ab -- /tmp/base .
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import autocannon from 'autocannon';
-import { cleanup, createDatabase, cpuSeconds, fmt, installSignalHandlers, serviceEnv, spawnSvc, tempDir, waitReady } from './lib.mjs';
+import { runFlow } from './http.mjs';
+import { cleanup, createDatabase, fmt, installSignalHandlers, serviceEnv, startServe, tempDir } from './lib.mjs';
 
 function usage(message) {
   console.error(`${message}\nusage: npm run bench:ab -- DIR_A DIR_B [rounds (4)] [seconds (10)] [connections (8)] [--turns]`);
@@ -39,40 +38,13 @@ for (const dir of [dirA, dirB]) if (!fs.existsSync(path.join(dir, 'dist', 'cli.j
 /** `svc serve` of the build in `dir`, on a fresh database and data folder. */
 async function start(dir, label) {
   const db = await createDatabase(`ab_${label}`);
-  const env = await serviceEnv({ databaseUrl: db.url, dataDir: tempDir(`ab-${label}`) });
-  const proc = spawnSvc('serve', env, path.resolve(dir, 'bin', 'svc.js'));
-  const base = `http://127.0.0.1:${env.PORT}`;
-  const keyFile = path.join(env.DATA_DIR, 'sandbox-key.txt');
-  await waitReady(base, proc, () => fs.existsSync(keyFile));
-  return { label, base, key: fs.readFileSync(keyFile, 'utf8').trim(), pid: proc.pid };
+  return startServe(await serviceEnv({ databaseUrl: db.url, dataDir: tempDir(`ab-${label}`) }), path.resolve(dir, 'bin', 'svc.js'));
 }
 
-const saleBody = () =>
-  JSON.stringify({ amountCents: 10000, paymentMethod: 'PIX', referenceId: `bench-${crypto.randomUUID()}`, buyer: { name: 'Maria', document: '52998224725' }, confirm: true });
-
-/** Sales for `secs` against `service`: answers how many were created (201). */
-async function sales(service, secs) {
-  let created = 0;
-  await autocannon({
-    url: service.base,
-    connections,
-    duration: secs,
-    headers: { authorization: `Bearer ${service.key}` },
-    requests: [{
-      method: 'POST',
-      path: '/v2/payment-intents',
-      setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() }, body: saleBody() }),
-      onResponse: (status) => void (status === 201 && created++),
-    }],
-  });
-  return created;
-}
-
-/** One build's sales for `seconds` with its CPU ms per sale. */
-async function measured(service) {
-  const before = cpuSeconds(service.pid);
-  const created = await sales(service, seconds);
-  return { created, msPerSale: ((cpuSeconds(service.pid) - before) * 1000) / created };
+/** One build's sales (one-call Pix flows) for `secs`, with its CPU ms per sale. */
+async function measured(service, secs = seconds) {
+  const { flows, cpu } = await runFlow(service, 'one-call', connections, secs);
+  return { created: flows, msPerSale: cpu.svc };
 }
 
 /** A's and B's sales and CPU ms per sale over one round: both loaded at once (B's loop first when `bFirst`), or in turns. */
@@ -89,7 +61,7 @@ installSignalHandlers();
 try {
   const services = [await start(dirA, 'a'), await start(dirB, 'b')];
   console.log(`A ${path.resolve(dirA)}\nB ${path.resolve(dirB)}\nwarm-up 5 s, then ${rounds} rounds of ${seconds} s, ${connections} connections to each${turns ? ', in turns' : ''}…`);
-  await Promise.all(services.map((s) => sales(s, 5)));
+  await Promise.all(services.map((s) => measured(s, 5)));
   const ratios = [];
   const salesRatios = [];
   for (let r = 0; r < rounds; r++) {

@@ -133,8 +133,8 @@ export async function waitReady(base, proc, also = () => true) {
  * demo company and its API key, which it writes to DATA_DIR/sandbox-key.txt before listening.
  * Answers spawnSvc's { pid, stop, tail } with the API and vault origins and the key.
  */
-export async function startServe(env) {
-  const proc = spawnSvc('serve', env);
+export async function startServe(env, svc = SVC) {
+  const proc = spawnSvc('serve', env, svc);
   const base = `http://127.0.0.1:${env.PORT}`;
   const keyFile = path.join(env.DATA_DIR, 'sandbox-key.txt');
   const readKey = () => (fs.existsSync(keyFile) ? fs.readFileSync(keyFile, 'utf8').trim() : '');

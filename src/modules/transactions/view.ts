@@ -96,13 +96,14 @@ export function withQrImagesDrawn(stored: string): string {
  * again (withQrImagesDrawn), so it sends the first answer's bytes.
  */
 export const storedViewForm = {
-  compact(view: object): object {
-    const root = view as Holder;
-    const own = root.paymentDetails && withoutQrImage(root.paymentDetails);
-    const held = root.transaction?.paymentDetails && withoutQrImage(root.transaction.paymentDetails);
-    if (own !== root.paymentDetails) return { ...root, paymentDetails: own };
-    if (held !== root.transaction?.paymentDetails) return { ...root, transaction: { ...root.transaction, paymentDetails: held } };
-    return view;
-  },
+  compact: (view: object): object => withoutQrImages(view as Holder),
   expand: withQrImagesDrawn,
 };
+
+/** `view` less the Pix QR image of the transaction it is or holds; the same object when it has none. */
+function withoutQrImages(view: Holder): Holder {
+  const details = view.paymentDetails && withoutQrImage(view.paymentDetails);
+  if (details !== view.paymentDetails) return { ...view, paymentDetails: details };
+  const held = view.transaction && withoutQrImages(view.transaction);
+  return held === view.transaction ? view : { ...view, transaction: held };
+}
