@@ -13,6 +13,7 @@ import pg from 'pg';
 import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import { migrations } from './migrations/index.js';
 import { createPostgresPool } from './postgres-pool.js';
+import { isDatabaseUnavailable } from './unavailable.js';
 import type { Database } from './types.js';
 
 export type Db = Kysely<Database>;
@@ -102,6 +103,8 @@ export async function migrate(db: Db): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
+    // A database that went away mid-migration is thrown as it is, for the start to wait and retry (runtime.ts).
+    if (isDatabaseUnavailable(error)) throw error;
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
 }
