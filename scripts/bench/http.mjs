@@ -119,7 +119,8 @@ export function httpReport({ rows, totalFlows, xactsPerFlow, pglite }, tps) {
     'Latency is per flow (both requests for two-step). non-2xx counts non-2xx responses, errors and timeouts.',
     'CPU ms per flow: of the svc serve process, of all PostgreSQL processes and of the bench process (autocannon), /proc.',
     `Note: a one-call flow is one SQL statement and one commit (the intent, the provider's record, the transaction,
-its event and deliveries and the Idempotency-Key stored DONE), a two-step flow commits twice (the create, then the confirm with the intent locked); a TPC-B transaction is 1 commit (5 statements). Counting all
+its event and deliveries and the Idempotency-Key stored DONE), a two-step flow commits twice (the create, then the confirm with the intent locked); a TPC-B transaction is 1 commit (5 statements).
+Concurrent flows share statements and commits (up to 8 sales in one; src/db/statement-batches.ts). Counting all
 that PostgreSQL saw (autocommit reads, worker polls, setup), this run made ${xactsPerFlow.toFixed(1)} transactions per
 flow (${totalFlows} flows, both kinds and warm-up).`,
   ];

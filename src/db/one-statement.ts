@@ -5,7 +5,8 @@
  * (`WITH w0 AS (INSERT …), w1 AS (INSERT …) INSERT …`, Kysely's `with`).
  * Executed outside any transaction, the statement is its own transaction:
  * every row is written or none is (a constraint violation in any part aborts
- * all of it), with one round trip and one commit. The parts run on one
+ * all of it), with one round trip and one commit, which concurrent statements
+ * of the same text share (statement-batches.ts). The parts run on one
  * snapshot, so no part may read what another writes (only what a part
  * RETURNs: the first part's rows are FIRST_PART, which a guard uses, see
  * confirmation.ts); foreign keys are checked at the end of the statement, so
@@ -25,6 +26,7 @@
  */
 import { CompiledQuery, type InsertObject, type InsertQueryBuilder, type QueryCreator, type UpdateQueryBuilder } from 'kysely';
 import type { Db } from './database.js';
+import { executeBatched } from './statement-batches.js';
 import type { Database } from './types.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a fragment may insert into any table and returns nothing
@@ -87,7 +89,8 @@ export async function executeAsOne(db: Db, fragments: readonly StatementFragment
   const values = shape === undefined ? [] : fragments.flatMap((f) => (f as Shaped<unknown>).values);
   const text = shape === undefined ? undefined : texts.get(shape);
   if (text !== undefined) {
-    await db.executeQuery(CompiledQuery.raw(text, values));
+    // Outside a transaction the statement is its own, and may share one with other sales (statement-batches.ts).
+    await (db.isTransaction ? db.executeQuery(CompiledQuery.raw(text, values)) : executeBatched(db, text, values));
     return;
   }
   let creator: QueryCreator<Database> = db;

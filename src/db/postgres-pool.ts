@@ -74,7 +74,7 @@ export function createPostgresPool(settings: PoolSettings): PostgresPool {
  * IN lists, cannot fill a connection's memory).
  */
 const MAX_PREPARED_PER_CONNECTION = 256;
-const MAX_PREPARED_TEXT = 16_384;
+const MAX_PREPARED_TEXT = 65_536;
 /** Per connection: each prepared text and its statement name. */
 const preparedNames = new WeakMap<pg.PoolClient, Map<string, string>>();
 
