@@ -9,13 +9,13 @@
 // ticket are spread apart, and each lane has its own loopback source address so the
 // per-IP attempt counter is not one row that every request updates (it would be in a
 // real deployment only if all cards came from one client address).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
 import { CompactEncrypt, importJWK } from 'jose';
 import { luhnValid } from '../../dist/modules/vault/card-brands.js'; // npm run bench builds dist first
 import {
-  closedLoop, cpuSeconds, createDatabase, fmt, httpClient, parkIfStopping, percentile, serviceEnv, startServe, tempDir,
+  closedLoop, cpuSeconds, createDatabase, fmt, httpClient, onCleanup, parkIfStopping, percentile, serviceEnv, startServe, tempDir,
 } from './lib.mjs';
 
 /** A Visa number, random but for its first digit and the Luhn check digit: each intent has its own card, as real buyers do. */
@@ -84,6 +84,28 @@ async function runTokenize(lanes, bodies, seconds, pid) {
   };
 }
 
+/** tokenize-floor.mjs on `databaseUrl` under the same load: tokens per CPU-second of that bare server. */
+async function runFloor(databaseUrl, concurrency, seconds) {
+  await parkIfStopping();
+  const child = spawn(process.execPath, [new URL('./tokenize-floor.mjs', import.meta.url).pathname, databaseUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
+  onCleanup(() => child.kill('SIGKILL'));
+  const { port, body } = await new Promise((resolve, reject) => {
+    child.stdout.once('data', (line) => resolve(JSON.parse(line)));
+    child.once('exit', (code) => reject(new Error(`tokenize-floor.mjs exited (${code})`)));
+  });
+  const lanes = Array.from({ length: concurrency }, (_, i) => httpClient(`http://127.0.0.1:${port}`, { connections: 1, localAddress: `127.0.0.${10 + i}` }));
+  let ok = 0;
+  let lane = 0;
+  const cpu0 = cpuSeconds(child.pid);
+  const wall = await closedLoop(concurrency, seconds, async () => {
+    if ((await lanes[lane++ % concurrency].post('/tokenize', body)).status !== 201) throw new Error('tokenize-floor.mjs failed a request');
+    ok++;
+  });
+  const cpu = cpuSeconds(child.pid) - cpu0;
+  child.kill('SIGTERM');
+  return { perSec: ok / wall, perCpuSec: ok / cpu };
+}
+
 /** `openssl speed rsa2048`: RSA-2048 private-key (sign) and public-key (verify) operations per second, one thread. */
 async function opensslRsa(seconds) {
   const { stdout } = await promisify(execFile)('openssl', ['speed', '-seconds', String(seconds), 'rsa2048'], { timeout: 10 * seconds * 1000 + 30_000 });
@@ -119,21 +141,26 @@ export async function benchTokenize({ concurrency, seconds, opensslSeconds }) {
   process.stdout.write(`  tokenize c=${concurrency} ${seconds} s… `);
   const run = await runTokenize(lanes, bodies, seconds, serve.pid);
   console.log(`${run.perSec.toFixed(0)} tokenize/s`);
-  // Stop the service so openssl has the machine to itself, as the service had.
+  // Stop the service so the floor and openssl have the machine to themselves, as the service had.
   await serve.stop();
+  process.stdout.write(`  floor (tokenize-floor.mjs) c=${concurrency} ${seconds} s… `);
+  const floor = await runFloor(db.url, concurrency, seconds);
+  console.log(`${floor.perSec.toFixed(0)} tokenize/s`);
   process.stdout.write(`  openssl speed -seconds ${opensslSeconds} rsa2048… `);
   const openssl = await opensslRsa(opensslSeconds);
   console.log(`${openssl.sign.toFixed(1)} sign/s`);
-  return { concurrency, run, openssl, opensslSeconds };
+  return { concurrency, run, floor, openssl, opensslSeconds };
 }
 
-export function tokenizeReport({ concurrency, run, openssl, opensslSeconds }) {
+export function tokenizeReport({ concurrency, run, floor, openssl, opensslSeconds }) {
   return [
     `POST /tokenize, ${concurrency} connections (closed loop), ${run.wall.toFixed(1)} s${run.exhausted ? ' (prepared bodies ran out early)' : ''}:`,
     `  ${fmt(run.perSec)} tokenize/s, p50 ${fmt(run.p50, 2)} ms, p99 ${fmt(run.p99, 2)} ms, ${run.ok} tokens, ${run.bad} non-201${run.firstBad ? ` (first: ${run.firstBad})` : ''}`,
     `  svc serve process CPU: ${fmt(run.cores, 2)} cores busy on average → ${fmt(run.perCpuSec)} tokenize per CPU-second of the service process`,
     `openssl speed -seconds ${opensslSeconds} rsa2048 (one thread): ${fmt(openssl.sign)} sign/s (private-key ops), ${fmt(openssl.verify)} verify/s`,
     `Ratio tokenize/s ÷ openssl sign/s: ${fmt(run.perSec / openssl.sign, 3)}   (per CPU-second of the service: ${fmt(run.perCpuSec / openssl.sign, 3)})`,
+    `Floor: a bare node:http server that only opens the same JWE and runs two one-row statements (scripts/bench/tokenize-floor.mjs):`,
+    `  ${fmt(floor.perSec)} tokenize/s, ${fmt(floor.perCpuSec)} per CPU-second of its process → ${fmt(floor.perCpuSec / openssl.sign, 3)} of openssl sign/s`,
     '',
     `The vault runs inside svc serve, one Node process; it decrypts with node:crypto on its main thread, so the
 RSA work is counted in the service's CPU; PostgreSQL (per tokenize: one statement for both attempt counters
