@@ -46,16 +46,20 @@ interface Line {
 
 const lines = new WeakMap<Db, Map<string, Line>>();
 
-/** Runs `text` with `values` on `db` (not a transaction), in one statement with other runs of the same text that wait. */
-export function executeBatched(db: Db, text: string, values: readonly unknown[]): Promise<void> {
+function lineOf(db: Db, text: string): Line {
   let byText = lines.get(db);
   if (!byText) lines.set(db, (byText = new Map()));
   let line = byText.get(text);
   if (!line) byText.set(text, (line = { waiting: [], inFlight: 0, timer: undefined }));
-  const target = line;
+  return line;
+}
+
+/** Runs `text` with `values` on `db` (not a transaction), in one statement with other runs of the same text that wait. */
+export function executeBatched(db: Db, text: string, values: readonly unknown[]): Promise<void> {
+  const line = lineOf(db, text);
   return new Promise<void>((resolve, reject) => {
-    target.waiting.push({ values, resolve, reject });
-    drain(db, text, target);
+    line.waiting.push({ values, resolve, reject });
+    drain(db, text, line);
   });
 }
 
