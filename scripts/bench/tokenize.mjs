@@ -11,6 +11,7 @@
 // real deployment only if all cards came from one client address).
 import { execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import readline from 'node:readline';
 import { promisify } from 'node:util';
 import { CompactEncrypt, importJWK } from 'jose';
 import { luhnValid } from '../../dist/modules/vault/card-brands.js'; // npm run bench builds dist first
@@ -90,7 +91,7 @@ async function runFloor(databaseUrl, concurrency, seconds) {
   const child = spawn(process.execPath, [new URL('./tokenize-floor.mjs', import.meta.url).pathname, databaseUrl], { stdio: ['ignore', 'pipe', 'inherit'] });
   onCleanup(() => child.kill('SIGKILL'));
   const { port, body } = await new Promise((resolve, reject) => {
-    child.stdout.once('data', (line) => resolve(JSON.parse(line)));
+    readline.createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
     child.once('exit', (code) => reject(new Error(`tokenize-floor.mjs exited (${code})`)));
   });
   const lanes = Array.from({ length: concurrency }, (_, i) => httpClient(`http://127.0.0.1:${port}`, { connections: 1, localAddress: `127.0.0.${10 + i}` }));

@@ -74,6 +74,7 @@ export function createPostgresPool(settings: PoolSettings): PostgresPool {
  * IN lists, cannot fill a connection's memory).
  */
 const MAX_PREPARED_PER_CONNECTION = 256;
+/** Eight copies of the sale's statement in one (db/statement-batches.ts) are about 20,000 characters. */
 const MAX_PREPARED_TEXT = 65_536;
 /** Per connection: each prepared text and its statement name. */
 const preparedNames = new WeakMap<pg.PoolClient, Map<string, string>>();
