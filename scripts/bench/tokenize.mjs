@@ -94,12 +94,11 @@ async function runFloor(databaseUrl, concurrency, seconds) {
     readline.createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line)));
     child.once('exit', (code) => reject(new Error(`tokenize-floor.mjs exited (${code})`)));
   });
-  const lanes = Array.from({ length: concurrency }, (_, i) => httpClient(`http://127.0.0.1:${port}`, { connections: 1, localAddress: `127.0.0.${10 + i}` }));
+  const floor = httpClient(`http://127.0.0.1:${port}`, { connections: concurrency });
   let ok = 0;
-  let lane = 0;
   const cpu0 = cpuSeconds(child.pid);
   const wall = await closedLoop(concurrency, seconds, async () => {
-    if ((await lanes[lane++ % concurrency].post('/tokenize', body)).status !== 201) throw new Error('tokenize-floor.mjs failed a request');
+    if ((await floor.post('/tokenize', body)).status !== 201) throw new Error('tokenize-floor.mjs failed a request');
     ok++;
   });
   const cpu = cpuSeconds(child.pid) - cpu0;

@@ -37,7 +37,15 @@ interface Run {
   reject(err: unknown): void;
 }
 
+/** What a text's copies are built from, once per text: its parts (undefined: never copied) and its copy texts by count. */
+interface Copyable {
+  parts: Parts | undefined;
+  texts: Map<number, string>;
+}
+
 interface Line {
+  text: string;
+  copyable: Copyable;
   waiting: Run[];
   inFlight: number;
   /** Set while runs wait: sends them all when it fires. */
@@ -50,7 +58,7 @@ function lineOf(db: Db, text: string): Line {
   let byText = lines.get(db);
   if (!byText) lines.set(db, (byText = new Map()));
   let line = byText.get(text);
-  if (!line) byText.set(text, (line = { waiting: [], inFlight: 0, timer: undefined }));
+  if (!line) byText.set(text, (line = { text, copyable: copyableOf(text), waiting: [], inFlight: 0, timer: undefined }));
   return line;
 }
 
@@ -59,18 +67,18 @@ export function executeBatched(db: Db, text: string, values: readonly unknown[])
   const line = lineOf(db, text);
   return new Promise<void>((resolve, reject) => {
     line.waiting.push({ values, resolve, reject });
-    drain(db, text, line);
+    drain(db, line);
   });
 }
 
 /** Sends what may go now (`all`: everything waiting); arms the timer for what is left. */
-function drain(db: Db, text: string, line: Line, all = false): void {
+function drain(db: Db, line: Line, all = false): void {
   while (line.waiting.length > 0 && (all || line.inFlight < IN_FLIGHT || line.waiting.length >= MAX_COPIES)) {
-    const batch = line.waiting.splice(0, copiesFor(text, line.waiting.length));
+    const batch = line.waiting.splice(0, copiesFor(line.copyable, line.waiting.length));
     line.inFlight++;
-    void send(db, text, batch).finally(() => {
+    void send(db, line, batch).finally(() => {
       line.inFlight--;
-      drain(db, text, line);
+      drain(db, line);
     });
   }
   if (line.waiting.length === 0) {
@@ -79,7 +87,7 @@ function drain(db: Db, text: string, line: Line, all = false): void {
   } else {
     line.timer ??= setTimeout(() => {
       line.timer = undefined;
-      drain(db, text, line, true);
+      drain(db, line, true);
     }, MAX_WAIT_MS).unref();
   }
 }
@@ -93,10 +101,10 @@ async function runAlone(db: Db, text: string, run: Run): Promise<void> {
   }
 }
 
-async function send(db: Db, text: string, batch: Run[]): Promise<void> {
+async function send(db: Db, { text, copyable }: Line, batch: Run[]): Promise<void> {
   if (batch.length === 1) return runAlone(db, text, batch[0]!);
   try {
-    await db.executeQuery(CompiledQuery.raw(copiesText(text, batch.length), batch.flatMap((run) => run.values)));
+    await db.executeQuery(CompiledQuery.raw(copiesOf(copyable, batch.length), batch.flatMap((run) => run.values)));
   } catch (err) {
     if (refusedWhole(err)) await Promise.all(batch.map((run) => runAlone(db, text, run)));
     else for (const run of batch) run.reject(err);
@@ -118,12 +126,17 @@ interface Parts {
   parameters: number;
 }
 
-const partsByText = new Map<string, Parts | undefined>();
-const copiesByText = new Map<string, Map<number, string>>();
+const copyables = new Map<string, Copyable>();
 
-/** How many waiting runs the next statement of `text` carries: the largest power of two up to MAX_COPIES and `waiting`. */
-function copiesFor(text: string, waiting: number): number {
-  if (waiting < 2 || partsOf(text) === undefined) return 1;
+function copyableOf(text: string): Copyable {
+  let copyable = copyables.get(text);
+  if (!copyable) copyables.set(text, (copyable = { parts: partsOf(text), texts: new Map() }));
+  return copyable;
+}
+
+/** How many waiting runs the next statement carries: the largest power of two up to MAX_COPIES and `waiting`. */
+function copiesFor(copyable: Copyable, waiting: number): number {
+  if (waiting < 2 || copyable.parts === undefined) return 1;
   let n = 2;
   while (n * 2 <= Math.min(waiting, MAX_COPIES)) n *= 2;
   return n;
@@ -134,17 +147,12 @@ function copiesFor(text: string, waiting: number): number {
  * Parentheses inside string literals and quoted names are skipped. A text whose parameters are not exactly $1…$k is not copied.
  */
 export function partsOf(text: string): Parts | undefined {
-  if (partsByText.has(text)) return partsByText.get(text);
-  let parts: Parts | undefined;
   const parameters = new Set([...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-  const numbered = [...parameters].every((p) => p >= 1 && p <= parameters.size);
-  if (numbered && /^(insert|update|delete) /i.test(text)) parts = { ctes: '', main: text, parameters: parameters.size };
-  else if (numbered && text.startsWith('with ')) {
-    const end = endOfCtes(text, 'with '.length);
-    if (end !== undefined) parts = { ctes: text.slice('with '.length, end), main: text.slice(end + 1), parameters: parameters.size };
-  }
-  partsByText.set(text, parts);
-  return parts;
+  if (![...parameters].every((p) => p >= 1 && p <= parameters.size)) return undefined;
+  if (/^(insert|update|delete) /i.test(text)) return { ctes: '', main: text, parameters: parameters.size };
+  if (!text.startsWith('with ')) return undefined;
+  const end = endOfCtes(text, 'with '.length);
+  return end === undefined ? undefined : { ctes: text.slice('with '.length, end), main: text.slice(end + 1), parameters: parameters.size };
 }
 
 /** The index just after the last CTE of a `with` list starting at `from` (the space before the main statement), if the list is well formed. */
@@ -175,11 +183,12 @@ function endOfCtes(text: string, from: number): number | undefined {
 
 /** `n` copies of `text` as one statement (see the header); the caller's values are the copies' values, in order. */
 export function copiesText(text: string, n: number): string {
-  let byCount = copiesByText.get(text);
-  if (!byCount) copiesByText.set(text, (byCount = new Map()));
-  const cached = byCount.get(n);
+  return copiesOf(copyableOf(text), n);
+}
+
+function copiesOf({ parts, texts }: Copyable, n: number): string {
+  const cached = texts.get(n);
   if (cached !== undefined) return cached;
-  const parts = partsOf(text);
   if (!parts) throw new Error('statement-batches: this text cannot be copied');
   const copies: string[] = [];
   for (let copy = 0; copy < n; copy++) {
@@ -189,6 +198,6 @@ export function copiesText(text: string, n: number): string {
     copies.push(`"c${copy}" as (${shift(parts.main)})`);
   }
   const combined = `with ${copies.join(', ')} select 1`;
-  byCount.set(n, combined);
+  texts.set(n, combined);
   return combined;
 }
