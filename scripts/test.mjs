@@ -2,7 +2,8 @@
 // Runs the whole suite with node's test runner, on JavaScript compiled from
 // src/ and test/ by esbuild into .test-build/ (see compileTests).
 // Database tests run on PGlite always and on PostgreSQL when TEST_DATABASE_URL
-// is set; browser tests need Debian's Chromium at /usr/bin/chromium (or CHROMIUM_PATH).
+// is set; what the suite needs beyond npm (Debian's Chromium, zbar-tools,
+// Redis) is made ready first by test-prerequisites.mjs.
 //
 // The test databases are migrated once here, before the runner starts: a PGlite
 // snapshot in a temporary folder and, with TEST_DATABASE_URL, a template
@@ -16,6 +17,10 @@ import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { ensureTestPrerequisites } from './test-prerequisites.mjs';
+
+// Chromium, zbarimg and Redis installed or started before anything runs, or one line saying what to install.
+await ensureTestPrerequisites();
 
 function collect(dir, suffix, out = []) {
   if (!fs.existsSync(dir)) return out;
@@ -76,25 +81,10 @@ const only = process.argv.slice(2).flatMap((arg) => (fs.statSync(arg).isDirector
 // instead of a long file running alone after everything else has finished.
 const weight = (file) => (file.includes('/e2e/') || file.endsWith('.browser.test.ts') ? 0 : file.startsWith('test') ? 1 : 2);
 const everyTest = () => [...collect('src', '.test.ts'), ...collect('test', '.test.ts')].filter((f) => !f.startsWith(FAULTS_DIR + path.sep));
-let files = (only.length > 0 ? only : everyTest()).sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
+const files = (only.length > 0 ? only : everyTest()).sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL pass did not run: TEST_DATABASE_URL is not set, database tests ran on PGlite only.');
-}
-
-// Browser tests (*.browser.test.ts) drive Debian's Chromium. In CI a missing
-// browser is a failure; on a laptop without it they are left out, said in one line.
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!fs.existsSync(chromium)) {
-  if (process.env.CI) {
-    console.error(`Browser tests cannot run: no Chromium at ${chromium} (install Debian's chromium package).`);
-    process.exit(1);
-  }
-  const browserFiles = files.filter((f) => f.endsWith('.browser.test.ts'));
-  if (browserFiles.length > 0) {
-    console.log(`Browser tests did not run: no Chromium at ${chromium} (apt-get install chromium); ${browserFiles.length} files left out.`);
-    files = files.filter((f) => !f.endsWith('.browser.test.ts'));
-  }
 }
 
 // Test files wait on child processes, PGlite's file system and the network as
