@@ -1,7 +1,6 @@
 /**
  * Debian's Chromium, which the browser tests (*.browser.test.ts) drive through
- * playwright-core. scripts/test.mjs leaves those files out when it is missing
- * (in CI its absence is a failure).
+ * playwright-core; `npm test` installs it first (scripts/test-prerequisites.mjs).
  */
 import type { Browser } from 'playwright-core';
 
