@@ -45,9 +45,16 @@ const TARGET = ['es2020'];
 
 fs.rmSync(OUT, { recursive: true, force: true });
 
+/** The one-line /*! ... *\/ notice an entry starts with (the SDK's name and version), or undefined. */
+function noticeOf(file) {
+  const first = fs.readFileSync(file, 'utf8').split('\n', 1)[0];
+  return first.startsWith('/*!') ? first : undefined;
+}
+
 await Promise.all(
-  Object.entries(SCRIPTS).map(([served, entry]) =>
-    esbuild.build({
+  Object.entries(SCRIPTS).map(([served, entry]) => {
+    const notice = noticeOf(path.join(SOURCE, entry));
+    return esbuild.build({
       entryPoints: [path.join(SOURCE, entry)],
       outfile: path.join(OUT, served),
       bundle: true,
@@ -55,12 +62,12 @@ await Promise.all(
       platform: 'browser',
       target: TARGET,
       minify: true,
-      // Keeps the one-line /*! ... */ notice at the top of a source file.
-      legalComments: 'inline',
+      // An entry's notice goes first in its bundle, before the modules it imports (inline, it would follow them).
+      ...(notice ? { banner: { js: notice }, legalComments: 'none' } : { legalComments: 'inline' }),
       charset: 'utf8',
       logLevel: 'warning',
-    }),
-  ),
+    });
+  }),
 );
 
 await Promise.all(

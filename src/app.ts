@@ -15,6 +15,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
+import { PT_BR_DOCUMENT } from './http/openapi-pt-br.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { rootRoute } from './http/root.js';
@@ -176,6 +177,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     apiKey: true,
     ui: true,
     webhooks: webhookDocs(),
+    languages: { 'pt-BR': PT_BR_DOCUMENT },
   });
   installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });

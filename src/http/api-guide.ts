@@ -4,6 +4,15 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../lib/paging.js';
 /** The contract's revision: the API's and the vault's references carry it. */
 export const API_VERSION = '2.0.1';
 
+/** The guide's one shell example, the same in every language: a partial refund of a paid Pix sale, then its state. */
+export const REFUND_EXAMPLE = `\`\`\`sh
+KEY=$(cat data/sandbox-key.txt); API=http://localhost:3000
+TRX=$(curl -s "$API/v2/transactions?status=PAID&paymentMethod=PIX&limit=1" -H "Authorization: Bearer $KEY" | jq -r '.data[0].id')
+RF=$(curl -s $API/v2/transactions/$TRX/refunds -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -H "Idempotency-Key: $TRX-refund-1" -d '{"amountCents": 1000, "reason": "Item devolvido"}' | jq -r .id)
+curl -s $API/v2/refunds/$RF -H "Authorization: Bearer $KEY"
+\`\`\``;
+
 export const API_GUIDE = `
 Charge buyers by card, Pix and boleto, split each sale among accounts, and follow payments by webhooks.
 
@@ -74,13 +83,7 @@ Receivables change when a refund succeeds: PENDING lines go down (latest install
 out cannot cover is a negative adjustment line (\`adjustment: "REFUND"\`, \`refundId\`, installment 0, due the next business
 day). A refused card (FAILED) or a sale canceled before payment shows \`feeCents\` 0 and \`netAmountCents\` 0.
 
-\`\`\`sh
-KEY=$(cat data/sandbox-key.txt); API=http://localhost:3000
-TRX=$(curl -s "$API/v2/transactions?status=PAID&paymentMethod=PIX&limit=1" -H "Authorization: Bearer $KEY" | jq -r '.data[0].id')
-RF=$(curl -s $API/v2/transactions/$TRX/refunds -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
-  -H "Idempotency-Key: $TRX-refund-1" -d '{"amountCents": 1000, "reason": "Item devolvido"}' | jq -r .id)
-curl -s $API/v2/refunds/$RF -H "Authorization: Bearer $KEY"
-\`\`\`
+${REFUND_EXAMPLE}
 
 **Webhooks.** Registrations receive \`transaction.created\`, \`transaction.paid\`, \`transaction.canceled\`, \`refund.succeeded\` and
 \`refund.failed\` (whose \`data\` carries \`refund\` and \`transaction\`), signed with

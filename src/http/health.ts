@@ -10,8 +10,8 @@ import { respond } from './respond.js';
 const Status = (status: string, description: string) => Type.Object({ status: Type.Literal(status) }, { description });
 
 export function healthRoutes(app: FastifyInstance, db: Db): void {
-  app.get('/healthz', { schema: { operationId: 'getLiveness', tags: ['Operation'], summary: 'Liveness', security: [], response: { 200: Status('ok', 'The process is up') } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { operationId: 'getReadiness', tags: ['Operation'], summary: 'Readiness: the database answers', security: [], response: { 200: Status('ready', 'The database answers') } } }, async (request, reply) => {
+  app.get('/healthz', { schema: { operationId: 'getLiveness', tags: ['Health'], summary: 'Liveness', security: [], response: { 200: Status('ok', 'The process is up') } } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { operationId: 'getReadiness', tags: ['Health'], summary: 'Readiness: the database answers', security: [], response: { 200: Status('ready', 'The database answers') } } }, async (request, reply) => {
     const answered = await sql`SELECT 1`.execute(db).then(
       () => true,
       () => false,

@@ -64,6 +64,26 @@ export function withoutNull(schema: Json): { schema: Json; optional: boolean } {
   return { schema, optional: false };
 }
 
+/**
+ * The words of the responses' descriptions, which documentRoute writes in
+ * English and openapi-localize.ts in another language from the same codes
+ * and statuses.
+ */
+export interface ResponseWords {
+  /** What each error code means. */
+  codes: Record<ErrorCode, string>;
+  /** The word for each success status ("OK"). */
+  success: Record<string, string>;
+}
+
+/** "VALIDATION_ERROR: invalid input…. NOT_FOUND: no such…": what an error status's codes mean. */
+export const errorsDescription = (codes: readonly ErrorCode[], words: ResponseWords): string => codes.map((code) => `${code}: ${words.codes[code]}`).join('. ');
+
+/** "OK: the payment intent": a success status's word and what it answers. */
+export const successDescription = (status: string, what: string, words: ResponseWords): string => `${successWord(status, words)}: ${what}`;
+
+export const successWord = (status: string, words: ResponseWords): string => words.success[status] ?? status;
+
 const CODE_MEANINGS: Record<ErrorCode, string> = {
   VALIDATION_ERROR: 'invalid input; `details` names each field',
   TOKEN_REQUIRED: 'a card confirm without `token`',
@@ -92,6 +112,8 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   SERVICE_UNAVAILABLE: 'the database is unreachable; wait Retry-After seconds',
 };
 
+export const ENGLISH_RESPONSES: ResponseWords = { codes: CODE_MEANINGS, success: { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' } };
+
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /** The codes every route of this kind can answer besides its own. */
@@ -107,12 +129,11 @@ function contextualCodes(schema: FastifySchema, route: RouteOptions): ErrorCode[
 
 function errorResponse(codes: ErrorCode[]): Json {
   return {
-    description: codes.map((code) => `${code}: ${CODE_MEANINGS[code]}`).join('. '),
+    description: errorsDescription(codes, ENGLISH_RESPONSES),
     allOf: [{ $ref: 'Error' }, { type: 'object', required: ['code'], properties: { code: { type: 'string', enum: codes } } }],
   };
 }
 
-const SUCCESS_WORDS: Record<string, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
 
 /** "PaymentIntent" → "the payment intent". */
 const humanName = (id: string) => `the ${id.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()}`;
@@ -120,7 +141,7 @@ const humanName = (id: string) => `the ${id.replace(/([a-z])([A-Z])/g, '$1 $2').
 function successResponse(status: string, schema: Json): Json {
   const what = typeof schema.description === 'string' ? schema.description : typeof schema.$id === 'string' ? humanName(schema.$id) : 'the result';
   const documented = typeof schema.$id === 'string' ? { $ref: schema.$id } : (withRefs(schema) as Json);
-  return { ...documented, description: `${SUCCESS_WORDS[status] ?? status}: ${what}` };
+  return { ...documented, description: successDescription(status, what, ENGLISH_RESPONSES) };
 }
 
 function headersOf(headers: Json, mode: 'optional' | 'required' | undefined): Json {

@@ -1,6 +1,7 @@
 /**
  * GET /openapi.json: OpenAPI 3.1 generated from the route schemas (every
- * route, its body, its responses and its errors), and GET /docs: the
+ * route, its body, its responses and its errors), in English or, with
+ * `?lang=pt-BR`, in Portuguese (openapi-localize.ts), and GET /docs: the
  * service's reference page rendered from it in the browser (docs-page.ts).
  * The vault installs the same document for its own routes, without /docs.
  *
@@ -11,9 +12,11 @@
  */
 import swagger from '@fastify/swagger';
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { installDocsPage } from './docs-page.js';
 import { ErrorBodySchema, ErrorCodeSchema } from './common-schemas.js';
 import { finishDocument } from './openapi-document.js';
+import { localizeDocument, type DocumentLanguage } from './openapi-localize.js';
 import { documentRoute, namedSubschemas, requestBodyName, withoutNull, withRefs } from './openapi-route.js';
 
 export interface OpenApiOptions {
@@ -28,6 +31,8 @@ export interface OpenApiOptions {
   ui: boolean;
   /** The `webhooks` section: the requests this service sends. */
   webhooks?: Record<string, unknown>;
+  /** The document's other languages besides English, served as GET /openapi.json?lang=<language>. */
+  languages?: Readonly<Record<string, DocumentLanguage>>;
 }
 
 /** Adds each named schema of a route as a shared schema, once per id. */
@@ -66,5 +71,16 @@ export async function installOpenApi(app: FastifyInstance, opts: OpenApiOptions)
     transformObject: (documentObject) => finishDocument((documentObject as { openapiObject: Record<string, unknown> }).openapiObject) as never,
   });
   if (opts.ui) installDocsPage(app);
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  const languages = opts.languages ?? {};
+  const names = ['en', ...Object.keys(languages)];
+  const querystring = Type.Object({ lang: Type.Optional(Type.Union(names.map((name) => Type.Literal(name)), { description: `${names.join(' or ')}; default en` })) });
+  /** Each language's document, built on its first request (the English one is @fastify/swagger's, built once too). */
+  const built = new Map<string, unknown>();
+  app.get<{ Querystring: Static<typeof querystring> }>('/openapi.json', { schema: { hide: true, querystring } }, async (request) => {
+    const { lang } = request.query;
+    const language = lang === undefined ? undefined : languages[lang];
+    if (lang === undefined || !language) return app.swagger();
+    if (!built.has(lang)) built.set(lang, localizeDocument(app.swagger(), language).document);
+    return built.get(lang);
+  });
 }

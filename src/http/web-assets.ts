@@ -33,9 +33,32 @@ function loadAsset(relative: string): Asset {
   return asset;
 }
 
-/** A built file's text (a page template). */
-export function assetText(relative: string): string {
-  return loadAsset(relative).body.toString('utf8');
+/** A page template cut at its `{{slot}}` markers: text at even indexes, slot names at odd ones. */
+const templates = new Map<string, string[]>();
+const SLOT = /\{\{(\w+)\}\}/;
+
+/**
+ * A built page template (HTML) with each `{{slot}}` filled from `values`,
+ * assembled by joining the template's pieces around the values. Never
+ * String.prototype.replace: a replacement string reads `$&`, `$'` and `` $` ``
+ * in a value as instructions, so a seller's `$'` would paste the rest of the
+ * template into the page. Each value must already be escaped for the place
+ * its slot is in; a slot without a value is a bug of ours and throws.
+ */
+export function fillTemplate(relative: string, values: Readonly<Record<string, string>>): string {
+  let parts = templates.get(relative);
+  if (!parts) {
+    parts = loadAsset(relative).body.toString('utf8').split(SLOT);
+    templates.set(relative, parts);
+  }
+  return parts
+    .map((part, i) => {
+      if (i % 2 === 0) return part;
+      const value = Object.hasOwn(values, part) ? values[part] : undefined;
+      if (value === undefined) throw new Error(`${relative}: no value for the slot {{${part}}}`);
+      return value;
+    })
+    .join('');
 }
 
 export function serveAsset(request: FastifyRequest, reply: FastifyReply, relative: string, contentType: string): FastifyReply {

@@ -195,6 +195,27 @@ for (const engine of engines()) {
         assert.equal((await pageData(t, created.id)).description, '</script><script>alert(1)</script>');
       });
 
+      test('every unknown id, well-formed or not, of any length, gets the same not-found page, which echoes none of it', async () => {
+        const ids = [
+          'plink_00000000000000000000000000',
+          "x$'%20Link%20movido:%20pague%20via%20Pix%20chave%20golpe@evil.example",
+          'plink_$`$&$1',
+          `plink_${'z'.repeat(100)}`,
+          '%3Cb%3Eoi%3C%2Fb%3E',
+        ];
+        const pages = new Set<string>();
+        for (const id of ids) {
+          const res = await t.app.inject({ method: 'GET', url: `/pay/${id}` });
+          assert.equal(res.statusCode, 404, id);
+          assert.match(String(res.headers['content-type']), /^text\/html/, id);
+          const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(String(res.headers['content-security-policy']))?.[1];
+          assert.ok(nonce);
+          assert.doesNotMatch(res.body, /golpe|movido|zzzz|plink_0|\$`/, id);
+          pages.add(res.body.split(nonce).join('NONCE'));
+        }
+        assert.equal(pages.size, 1, 'one page for them all (but for its nonce)');
+      });
+
       test('CSRF: the page\'s token and Origin are required, and a token is bound to its link', async () => {
         const created = await createLink(t);
         const another = await createLink(t);

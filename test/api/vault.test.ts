@@ -448,7 +448,7 @@ for (const engine of engines()) {
       assert.equal(row.used_at, null);
     });
 
-    test('GET /sdk.js: the SvcVault script 0.2.0, cached 5 minutes with an ETag; If-None-Match → 304', async () => {
+    test('GET /sdk.js: the SvcVault script 0.3.0, cached 5 minutes with an ETag; If-None-Match → 304', async () => {
       const res = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js' });
       assert.equal(res.statusCode, 200);
       assert.match(String(res.headers['content-type']), /^(application|text)\/javascript/);
@@ -458,7 +458,7 @@ for (const engine of engines()) {
       // The script runs as it is and defines the global SvcVault.
       const sandbox: { SvcVault?: { version: string; mount: unknown } } = {};
       vm.runInNewContext(res.body, sandbox);
-      assert.equal(sandbox.SvcVault?.version, '0.2.0');
+      assert.equal(sandbox.SvcVault?.version, '0.3.0');
       assert.equal(typeof sandbox.SvcVault?.mount, 'function');
 
       const notModified = await t.vaultApp.inject({ method: 'GET', url: '/sdk.js', headers: { 'if-none-match': etag } });

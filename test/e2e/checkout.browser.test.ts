@@ -283,7 +283,7 @@ describe('e2e checkout: seller page + real vault + real API in Chromium', { skip
     // The frame dropped the digits once saved.
     assert.equal(await frame.locator('#number').inputValue(), '•••• 1111');
     assert.equal(await frame.locator('#cvv').inputValue(), '');
-    assert.equal(await frame.locator('#status').textContent(), 'Cartão salvo');
+    assert.equal(await frame.locator('#status').textContent(), 'Dados do cartão recebidos');
 
     // (b) onChange / onFocus / onBlur fired for every field and carry no digit at all:
     // so no run of the card number (of any length) and no CVV.
@@ -324,7 +324,7 @@ describe('e2e checkout: seller page + real vault + real API in Chromium', { skip
     assert.equal(await f.locator('#expiry-label').textContent(), 'Expiry date');
     assert.equal(await f.locator('#cvv-label').textContent(), 'Security code (CVV)');
     assert.equal(await f.locator('#holderName-label').textContent(), 'Cardholder name');
-    assert.equal(await f.locator('#submit').textContent(), 'Save card');
+    assert.equal(await f.locator('#submit').textContent(), 'Continue');
     assert.equal(await f.locator('#expiry').getAttribute('placeholder'), 'MM/YY');
     assert.equal(await f.locator('html').getAttribute('lang'), 'en');
     assert.equal(await c.page.locator('iframe').getAttribute('title'), 'Card details');

@@ -3,14 +3,16 @@
  * `svc serve` (compiled dist/, so `npm run build` first): our page, not a
  * framework's, under its own CSP; it lists the operations of /openapi.json by
  * tag, its "try it" creates a Pix payment intent in the sandbox (201) with
- * the pasted key, and the language switch re-words the page. A screenshot
- * goes to $TMPDIR/svc-docs-screenshots/.
+ * the pasted key, and the page is in one language at a time (its labels, the
+ * guide, the groups, the operations and schemas), switched by its button,
+ * remembered by the browser and carried by `?lang=` in the address. A
+ * screenshot goes to $TMPDIR/svc-docs-screenshots/.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -40,9 +42,19 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     assert.match(csp, /script-src 'self'(;|$)/);
     assert.match(csp, /frame-ancestors 'none'/);
     const html = await res.text();
-    assert.match(html, /<title>Payment collection API<\/title>/);
+    assert.match(html, /<title>API de cobranças<\/title>/);
     assert.doesNotMatch(html, /swagger/i);
     assert.equal((await fetch(`${server.url}/docs/static/index.html`)).status, 404);
+    // The document the page shows, in each language; another language is the contract's error naming the field.
+    const inPortuguese = (await (await fetch(`${server.url}/openapi.json?lang=pt-BR`)).json()) as { info: { title: string } };
+    assert.equal(inPortuguese.info.title, 'API de cobranças');
+    const inEnglish = (await (await fetch(`${server.url}/openapi.json?lang=en`)).json()) as { info: { title: string } };
+    assert.equal(inEnglish.info.title, 'Payment collection API');
+    const other = await fetch(`${server.url}/openapi.json?lang=fr`);
+    assert.equal(other.status, 400);
+    const error = (await other.json()) as { code: string; details: { field: string }[] };
+    assert.equal(error.code, 'VALIDATION_ERROR');
+    assert.deepEqual(error.details.map((d) => d.field), ['lang']);
   });
 
   test('lists the operations by tag, tries a Pix intent (201) with the pasted key, switches language', async () => {
@@ -55,14 +67,13 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     await page.locator('article.op').first().waitFor();
 
     await page.screenshot({ path: path.join(SHOTS, 'docs-top.png') });
-    assert.equal(await page.title(), 'Payment collection API');
-    assert.equal(await page.locator('#api-title').textContent(), 'Payment collection API');
+    assert.equal(await page.title(), 'API de cobranças');
+    assert.equal(await page.locator('#api-title').textContent(), 'API de cobranças');
     assert.equal(await page.locator('img').count(), 0, 'no logo');
     const spec = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const expected = Object.values(spec.paths).reduce((n, item) => n + Object.keys(item).filter((k) => ['get', 'post', 'put', 'patch', 'delete'].includes(k)).length, 0);
     assert.equal(await page.locator('article.op').count(), expected, 'every operation of /openapi.json');
-    assert.ok((await page.locator('section.tag > h2').allTextContents()).includes('Payment intents'));
-    assert.match(String(await page.locator('#guide-body').textContent()), /Authentication\./);
+    await assertOneLanguage(page, 'pt-BR');
 
     // The key is pasted once and kept for the tab (sessionStorage), not in localStorage.
     await page.locator('#api-key').fill(server.key);
@@ -112,15 +123,19 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
 
     assert.equal(await page.locator('html').getAttribute('lang'), 'pt-BR');
     assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
-    await page.locator('#lang-toggle').click();
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Payment intents' }).first().waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'en');
     assert.equal(await page.locator('#key-title').textContent(), 'Your sandbox key');
     assert.equal(await page.locator('#op-post-v2-payment-intents .try-toggle').textContent(), 'Try it');
+    await assertOneLanguage(page, 'en');
+    assert.equal(new URL(page.url()).searchParams.get('lang'), 'en', 'the address carries the choice');
     const get = page.locator('#op-get-v2-payment-intents-id');
     await get.locator('.try-toggle').click();
     await get.locator('input[name="id"]').fill('pi_nope');
     assert.match((await sendAndWait(get)).text, /^404 .*"Payment intent not found"/s);
     await page.locator('#lang-toggle').click();
+    await page.getByRole('heading', { name: 'Intenções de pagamento' }).first().waitFor();
     assert.equal(await page.locator('#key-title').textContent(), 'Sua chave de sandbox');
     await get.locator('.try-toggle').click();
     await get.locator('input[name="id"]').fill('pi_nope');
@@ -129,4 +144,38 @@ describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && '
     assert.deepEqual(problems.filter((p) => !/status of 404/.test(p)), [], 'no CSP violation or script error');
     await context.close();
   });
+
+  test('the language chosen is remembered, and a link with ?lang= opens in its language', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/docs`);
+    await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('heading', { name: 'Payment intents' }).first().waitFor();
+    // The same browser, the plain address: still English.
+    await page.goto(`${server.url}/docs`);
+    await page.getByRole('heading', { name: 'Payment intents' }).first().waitFor();
+    await assertOneLanguage(page, 'en');
+    // A link that says Portuguese wins over the remembered choice.
+    await page.goto(`${server.url}/docs?lang=pt-BR`);
+    await page.getByRole('heading', { name: 'Intenções de pagamento' }).first().waitFor();
+    await assertOneLanguage(page, 'pt-BR');
+    assert.equal(await page.title(), 'API de cobranças');
+    await context.close();
+  });
 });
+
+/** Words only one of the languages has: the page in `locale` shows none of the other's. */
+const WORDS = { 'pt-BR': /\b(uma?|para|não|transação|consultar|listar|obrigatório|com|de)\b/gi, en: /\b(the|of|with|and|list|create|required|when|only|newest)\b/gi };
+
+/** The whole page (guide, groups, operations, schemas, labels) is in `locale`, and none of it in the other language. */
+async function assertOneLanguage(page: Page, locale: 'pt-BR' | 'en'): Promise<void> {
+  await page.locator('article.op').first().waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), locale);
+  const text = await page.locator('body').innerText();
+  const groups = await page.locator('section.tag > h2').allTextContents();
+  assert.ok(groups.includes(locale === 'en' ? 'Payment intents' : 'Intenções de pagamento'), groups.join(', '));
+  assert.ok(!groups.includes('Operation'), 'no group named "Operation"');
+  assert.match(String(await page.locator('#guide-body').textContent()), locale === 'en' ? /^Charge buyers.*Authentication\./s : /^Cobre compradores.*Autenticação\./s);
+  const other = [...new Set((text.match(WORDS[locale === 'en' ? 'pt-BR' : 'en']) ?? []).map((w) => w.toLowerCase()))];
+  assert.deepEqual(other, [], `words of the other language on the ${locale} page`);
+}

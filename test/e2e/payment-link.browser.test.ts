@@ -4,8 +4,9 @@
  * desktop width and at a 390 px phone viewport: a link paid by card (the
  * vault's hosted fields), by Pix (the status turns to "Pago" after the
  * sandbox pay route, without a reload), by boleto (digitable line and the
- * printable boleto); an expired link; and a `maxPayments: 1` link paid by two
- * buyers at once, of whom one wins. No CSP violation or script error on the
+ * printable boleto); an expired link; a `maxPayments: 1` link paid by two
+ * buyers at once, of whom one wins; and a seller's text with `$` replacement
+ * patterns, shown as typed. No CSP violation or script error on the
  * page. Screenshots go to $TMPDIR/svc-pay-screenshots/ (look at them).
  */
 import assert from 'node:assert/strict';
@@ -14,7 +15,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
-import { startServer, type TestServer } from '../helpers/server.js';
+import { cnpj } from '../helpers/fixtures.js';
+import { apiClient, startServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, any>;
 
@@ -90,6 +92,29 @@ describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'n
     const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });
     assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);
   }
+
+  test("what a seller typed shows as typed, $', $`, $& and $1 included; an id is never echoed", async () => {
+    const typed = "AAA$'BBB $` $& $1";
+    const company = await server.cli('company', 'create', '--name', `Loja ${typed}`, '--document', cnpj('452219060001'), '--json');
+    assert.equal(company.code, 0, company.stderr);
+    const issued = await server.cli('key', 'issue', '--company', (company.json as Json).id, '--json');
+    assert.equal(issued.code, 0, issued.stderr);
+    const created = await apiClient(server.url, (issued.json as Json).key)('/v2/payment-links', { body: { amountCents: 15_990, description: `Curso ${typed}`, paymentMethods: ['PIX'] } });
+    assert.equal(created.status, 201, await created.clone().text());
+    const { page, problems } = await open(((await created.json()) as Json).url, VIEWPORTS[0]);
+    assert.equal(await page.locator('#seller-name').textContent(), `Loja ${typed}`);
+    assert.equal(await page.locator('#description').textContent(), `Curso ${typed}`);
+    assert.ok((await page.title()).endsWith(` · Loja ${typed}`), await page.title());
+    assert.equal(await page.locator('#checkout').isVisible(), true, 'the page\'s script ran: its form is shown');
+    assert.deepEqual(problems, []);
+    // The security review's phishing address, and ids with the other patterns: the not-found page, none of their text.
+    for (const id of ["x$'%20Link%20movido:%20pague%20via%20Pix%20chave%20golpe@evil.example", 'x$`%20golpe', 'plink_$&%20golpe', 'plink_$1%20golpe']) {
+      await page.goto(`${server.url}/pay/${id}`);
+      assert.equal(await page.locator('#unavailable-title').textContent(), 'Link de pagamento não encontrado', id);
+      assert.doesNotMatch(await page.locator('body').innerText(), /golpe|movido/, id);
+    }
+    await page.context().close();
+  });
 
   for (const shape of VIEWPORTS) {
     describe(`at ${shape.name} width`, () => {

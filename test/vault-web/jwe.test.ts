@@ -239,12 +239,20 @@ describe('formatting and field states', () => {
 describe('fragment and style', () => {
   test('parses the fragment the SDK builds and refuses an unusable origin', () => {
     const ok = hf.parseFragment('#ticket=tkt_1%2B2&keyId=vk_1&origin=https%3A%2F%2Fshop.example&locale=en&hide=1'
+      + '&submitLabel=' + encodeURIComponent(' Pay <b>now</b> $& ')
       + '&style=' + encodeURIComponent(JSON.stringify({ theme: 'dark' }))
       + '&placeholders=' + encodeURIComponent(JSON.stringify({ number: 'Card' })));
     assert.deepEqual(plain(ok), {
       ok: true, ticket: 'tkt_1+2', keyId: 'vk_1', origin: 'https://shop.example', locale: 'en', hide: true,
-      style: { theme: 'dark' }, placeholders: { number: 'Card' },
+      submitLabel: 'Pay <b>now</b> $&', style: { theme: 'dark' }, placeholders: { number: 'Card' },
     });
+    // The page writes the frame's URL: a label the SDK would refuse falls back to the frame's own (null).
+    const base = '#ticket=t&keyId=k&origin=https%3A%2F%2Fa.example';
+    assert.equal(hf.parseFragment(base).submitLabel, null);
+    for (const label of ['', '%20%20', 'x'.repeat(41), 'Pay%0Anow', 'Pay%E2%80%AEnow', 'Pay%00']) {
+      assert.equal(hf.parseFragment(`${base}&submitLabel=${label}`).submitLabel, null, label);
+    }
+    assert.equal(hf.parseFragment(`${base}&submitLabel=${'x'.repeat(40)}`).submitLabel, 'x'.repeat(40));
     for (const origin of ['*', 'null', 'https://shop.example/', 'https://shop.example/path', 'javascript:alert(1)', '']) {
       const p = hf.parseFragment(`#ticket=t&keyId=k&origin=${encodeURIComponent(origin)}`);
       assert.equal(p.ok, false, origin);

@@ -110,6 +110,7 @@ describe('in Chromium', () => {
         encryptionKey: Object.assign(${JSON.stringify(jwk)}, q.get('kid') ? { kid: q.get('kid') } : {}),
         locale: q.get('locale') || undefined,
         hideSubmitButton: q.get('hide') === '1',
+        submitLabel: q.get('label') || undefined,
         style: { fontFamily: 'DejaVu Sans, sans-serif', fontSize: '15px', theme: q.get('theme') || 'light' },
         onReady: log('ready'), onChange: log('change'), onFocus: log('focus'), onBlur: log('blur'),
         onToken: log('token'),
@@ -150,6 +151,7 @@ describe('in Chromium', () => {
     const { page, frame, events, waitFor, problems } = await openShop();
     const before = received.length;
     const number = frame.locator('#number');
+    assert.equal(await frame.locator('#submit').textContent(), 'Continuar', 'what comes next in a payment, not "save"');
 
     // Submitting an empty form: errors under the fields, nothing sent to the vault.
     await frame.locator('#submit').click();
@@ -188,7 +190,7 @@ describe('in Chromium', () => {
     assert.deepEqual(sent.card, { number: '4111111111111111', holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: '123' });
 
     // Saved: the digits are gone from the page, the fields are read-only.
-    assert.equal(await frame.locator('#status').textContent(), 'Cartão salvo');
+    assert.equal(await frame.locator('#status').textContent(), 'Dados do cartão recebidos');
     assert.equal(await number.inputValue(), '•••• 1111');
     assert.equal(await frame.locator('#cvv').inputValue(), '');
     assert.equal(await number.evaluate((el: any) => el.readOnly), true);
@@ -265,8 +267,11 @@ describe('in Chromium', () => {
     await page.close();
   });
 
-  test('an expired ticket reports TICKET_EXPIRED and locks the form', async () => {
-    const { page, frame, events, waitFor } = await openShop('?ticket=tkt_expired');
+  test('the seller\'s submitLabel shows as text; an expired ticket reports TICKET_EXPIRED and locks the form', async () => {
+    const label = '<b>Pagar</b> R$ 10 $&';
+    const { page, frame, events, waitFor } = await openShop(`?ticket=tkt_expired&label=${encodeURIComponent(label)}`);
+    assert.equal(await frame.locator('#submit').textContent(), label);
+    assert.equal(await frame.locator('#submit b').count(), 0, 'never markup');
     await frame.locator('#number').click();
     await frame.locator('#number').pressSequentially('5555555555554444');
     await frame.locator('#expiry').pressSequentially('1230');

@@ -118,19 +118,20 @@ describe('SvcVault.mount', () => {
     assert.equal(frame.style.height, '260px');
   });
 
-  test('passes locale, hide, style and placeholders; keeps a path prefix of vaultUrl', () => {
+  test('passes locale, hide, the submit label, style and placeholders; keeps a path prefix of vaultUrl', () => {
     const { SvcVault, container, iframe } = setup();
     const style = { fontFamily: 'Georgia, serif', fontSize: '15px', color: '#222', theme: 'dark' };
     const placeholders = { number: '0000 0000 0000 0000', expiry: 'MM/YY', cvv: 'CVC', holderName: 'Name' };
     SvcVault.mount(container, {
       vaultUrl: 'https://pay.example/vault/', ticket: 't', encryptionKey: KEY,
-      locale: 'en', hideSubmitButton: true, style, placeholders,
+      locale: 'en', hideSubmitButton: true, style, placeholders, submitLabel: "  Pay R$ 10 & <b>now</b> $' ",
     });
     const src = iframe()!.src;
     assert.ok(src.startsWith('https://pay.example/vault/hosted-fields#'), src);
     const p = fragment(src);
     assert.equal(p.locale, 'en');
     assert.equal(p.hide, '1');
+    assert.equal(p.submitLabel, "Pay R$ 10 & <b>now</b> $'", 'as typed, trimmed');
     assert.equal(p.origin, SHOP);
     assert.deepEqual(JSON.parse(p.style!), style);
     assert.deepEqual(JSON.parse(p.placeholders!), placeholders);
@@ -146,11 +147,15 @@ describe('SvcVault.mount', () => {
     assert.throws(() => SvcVault.mount(container, { ...ok, vaultUrl: 'vault.example' }), /absolute/);
     assert.throws(() => SvcVault.mount(container, { ...ok, vaultUrl: 'http://vault.example' }), /https/);
     assert.throws(() => SvcVault.mount(container, { ...ok, vaultUrl: 'javascript:alert(1)' }), /https/);
+    for (const submitLabel of ['', '   ', 'x'.repeat(41), 'Pagar\nagora', 'Pagar\u202eagora', 42, { toString: () => 'Pagar' }]) {
+      assert.throws(() => SvcVault.mount(container, { ...ok, submitLabel }), /submitLabel must be plain text of 1 to 40 characters/, String(submitLabel));
+    }
     assert.equal(container.children.length, 0);
     // Plain http is fine on loopback (local development).
     SvcVault.mount(container, { ...ok, vaultUrl: 'http://localhost:3001' });
     SvcVault.mount(container, { ...ok, vaultUrl: 'http://127.0.0.1:3001' });
-    assert.equal(container.children.length, 2);
+    SvcVault.mount(container, { ...ok, submitLabel: 'x'.repeat(40) });
+    assert.equal(container.children.length, 3);
   });
 
   test('refuses to mount on a page with an opaque origin', () => {

@@ -37,11 +37,11 @@ export function typeLine(doc, schema) {
   if (s.const !== undefined) parts.push('= ' + JSON.stringify(s.const));
   if (s.minimum !== undefined) parts.push('≥ ' + s.minimum);
   if (s.maximum !== undefined) parts.push('≤ ' + s.maximum);
-  if (s.minLength !== undefined) parts.push('length ≥ ' + s.minLength);
-  if (s.maxLength !== undefined) parts.push('length ≤ ' + s.maxLength);
+  if (s.minLength !== undefined) parts.push(t('length') + ' ≥ ' + s.minLength);
+  if (s.maxLength !== undefined) parts.push(t('length') + ' ≤ ' + s.maxLength);
   if (s.pattern) parts.push('/' + s.pattern + '/');
   if (s.maxItems !== undefined) parts.push('≤ ' + s.maxItems + ' ' + t('items'));
-  if (s.default !== undefined) parts.push('default ' + JSON.stringify(s.default));
+  if (s.default !== undefined) parts.push(t('defaultValue') + ' ' + JSON.stringify(s.default));
   return parts.join(' · ');
 }
 

@@ -1,12 +1,13 @@
 /*
  * The reference page's own words in Portuguese and English. Why a module:
- * the language switch re-words every label through t(); the API's own
- * descriptions (from /openapi.json) are shown as they are written.
+ * the language switch re-words every label through t(); the API's own texts
+ * come from /openapi.json in the same language (src/http/openapi-pt-br.ts).
  */
 import { SHARED_EN } from '../shared/texts-en.js';
 import { SHARED_PT_BR } from '../shared/texts-pt-br.js';
 
 export const PT_BR = {
+  apiTitle: 'API de cobranças',
   openapiLink: 'Documento OpenAPI',
   keyTitle: 'Sua chave de sandbox',
   keyHelp: 'Cole aqui sua chave svc_test_… para usar "Testar". Ela fica só nesta aba (sessionStorage) e vai apenas para este servidor.',
@@ -38,10 +39,13 @@ export const PT_BR = {
   idempotencyNote: 'Uma Idempotency-Key nova é enviada a cada envio.',
   oneOf: 'um de',
   items: 'itens',
+  length: 'tamanho',
+  defaultValue: 'padrão',
   langToggle: SHARED_PT_BR.langToggle,
 };
 
 export const EN = {
+  apiTitle: 'Payment collection API',
   openapiLink: 'OpenAPI document',
   keyTitle: 'Your sandbox key',
   keyHelp: 'Paste your svc_test_… key here to use "Try it". It stays in this tab only (sessionStorage) and goes to this server only.',
@@ -73,5 +77,7 @@ export const EN = {
   idempotencyNote: 'A new Idempotency-Key is sent with each request.',
   oneOf: 'one of',
   items: 'items',
+  length: 'length',
+  defaultValue: 'default',
   langToggle: SHARED_EN.langToggle,
 };

@@ -137,7 +137,9 @@ export function tryPanel(method, path, operation, params) {
       select.setAttribute('aria-label', t('exampleLabel'));
       examples.forEach(([name, , value], i) => {
         const method = value.paymentMethod;
-        const option = node('option', method ? name + ' · ' + method : name);
+        // An example the document does not name (example1, example2…) is named in the page's language.
+        const label = /^example\d*$/.test(name) ? t('exampleLabel') + ' ' + (i + 1) : name;
+        const option = node('option', method ? label + ' · ' + method : label);
         option.value = String(i);
         select.appendChild(option);
       });

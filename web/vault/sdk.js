@@ -1,4 +1,4 @@
-/*! SvcVault client script 0.2.0 */
+/*! SvcVault client script 0.3.0 */
 /*
  * Served by the vault at GET /sdk.js (minified by scripts/build-web.mjs).
  *
@@ -7,13 +7,16 @@
  * so card digits are typed, encrypted and sent from the vault origin only:
  * the seller's page (and this script, which runs in it) never sees them.
  *
- * One file on purpose, plain ES5-style JavaScript with no imports: sellers
- * load it on every checkout page, so it stays small (the build only minifies).
+ * Plain ES5-style JavaScript, bundled into one small file: sellers load it
+ * on every checkout page. Its one import is the submit label's rule, which
+ * the frame applies too (submit-label.js).
  */
+import { plainLabel, SUBMIT_LABEL_MAX } from './submit-label.js';
+
 (function (w) {
   'use strict';
 
-  var VERSION = '0.2.0';
+  var VERSION = '0.3.0';
   // Every message of the protocol carries this tag, so unrelated postMessage
   // traffic on the page (analytics, other widgets) is ignored early.
   var CHANNEL = 'svc-vault';
@@ -100,6 +103,11 @@
       ['locale', locale]
     ];
     if (o.hideSubmitButton) params.push(['hide', '1']);
+    if (o.submitLabel !== undefined) {
+      var label = plainLabel(o.submitLabel);
+      if (label === null) fail('submitLabel must be plain text of 1 to ' + SUBMIT_LABEL_MAX + ' characters on one line');
+      params.push(['submitLabel', label]);
+    }
     if (o.style && typeof o.style === 'object') params.push(['style', JSON.stringify(o.style)]);
     if (o.placeholders && typeof o.placeholders === 'object') params.push(['placeholders', JSON.stringify(o.placeholders)]);
     var fragment = params.map(function (p) {

@@ -2,31 +2,45 @@
  * The hosted page's HTML: the built template (web/pay/page.html) with this
  * request's CSP nonce and the page's data (the link as the buyer sees it, the
  * CSRF token) as a JSON island the script reads. The data goes in a
- * `type="application/json"` element, never run as code, with `<`, `>` and `&`
- * escaped so no text of the seller can close the element.
+ * `type="application/json"` element, never run as code, with `<`, `>`, `&`
+ * and the JavaScript line separators escaped so no text of the seller can
+ * close the element; the template is filled by fillTemplate, which takes
+ * every character of a value as it is (a `$'` in a description included).
  */
 import { randomBytes } from 'node:crypto';
-import { assetText } from '../../http/web-assets.js';
+import { fillTemplate } from '../../http/web-assets.js';
 import type { LinkStatus } from './schemas.js';
 
-export interface PageData {
+/**
+ * An unknown link's page says only that: no id is echoed, so the page of
+ * every unknown address is the same, and nothing typed in a URL reaches it.
+ */
+interface NotFoundData {
+  status: 'NOT_FOUND';
+}
+
+interface LinkData {
   linkId: string;
-  status: LinkStatus | 'NOT_FOUND';
-  sellerName?: string;
-  description?: string;
-  amountCents?: number;
-  paymentMethods?: string[];
-  maxInstallments?: number;
-  vaultUrl?: string;
+  status: LinkStatus;
+  sellerName: string;
+  description: string;
+  amountCents: number;
+  paymentMethods: string[];
+  maxInstallments: number;
+  vaultUrl: string;
   token?: string;
 }
 
+export type PageData = NotFoundData | LinkData;
+
+/** The characters that could end the island's element or the script reading it, as JSON's \uXXXX escapes. */
+const UNSAFE_IN_ISLAND = /[<>&\u2028\u2029]/g;
+
 const jsonIsland = (data: PageData): string =>
-  JSON.stringify(data).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(data).replace(UNSAFE_IN_ISLAND, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export const newNonce = (): string => randomBytes(18).toString('base64');
 
 export function renderPage(data: PageData, nonce: string): string {
-  return assetText('pay/page.html').replaceAll('{{nonce}}', nonce).replace('{{data}}', jsonIsland(data));
+  return fillTemplate('pay/page.html', { nonce, data: jsonIsland(data) });
 }
-

@@ -26,7 +26,7 @@ import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import { newNonce, renderPage, type PageData } from './page-html.js';
 import type { PaymentPageService } from './page-service.js';
 import { PageTokens } from './page-token.js';
-import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema } from './schemas.js';
+import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema, PageViewParams } from './schemas.js';
 
 export interface PageRouteDeps {
   pages: PaymentPageService;
@@ -70,10 +70,11 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
   app.get('/pay/assets/page.js', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.js', 'application/javascript; charset=utf-8'));
   app.get('/pay/assets/page.css', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.css', 'text/css; charset=utf-8'));
 
-  app.get<{ Params: Static<typeof PageParams> }>('/pay/:id', { schema: { hide: true, params: PageParams } }, async (request, reply) => {
+  // Any id, of any length: whatever is not a link gets the same not-found page, which echoes nothing of it.
+  app.get<{ Params: Static<typeof PageViewParams> }>('/pay/:id', { schema: { hide: true, params: PageViewParams } }, async (request, reply) => {
     const info = await pages.info(request.params.id);
     const data: PageData = isDomainError(info)
-      ? { linkId: request.params.id, status: 'NOT_FOUND' }
+      ? { status: 'NOT_FOUND' }
       : {
           linkId: info.link.id,
           status: info.status,

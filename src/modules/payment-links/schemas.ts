@@ -104,6 +104,8 @@ export type PageCharge = Static<typeof PageChargeSchema>;
 export const PageHeaders = Type.Object({ 'x-pay-token': Type.Optional(Type.String({ maxLength: 100, description: 'the token the page was served with' })) });
 
 export const PageParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+/** The page itself (GET /pay/{id}) takes any id: one too long is as unknown as any other (the same not-found page). */
+export const PageViewParams = Type.Object({ id: Type.String() }, { additionalProperties: false });
 export const PageItemParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64 }), itemId: Type.String({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },

@@ -4,6 +4,7 @@
  * values, so this is the page's trust boundary; every value is checked here,
  * pure and tested, before the page uses it.
  */
+import { plainLabel } from '../submit-label.js';
 
 function decode(s) {
   try {
@@ -23,7 +24,7 @@ function parseJsonObject(s) {
   }
 }
 
-/** Returns {ok, ticket, keyId, origin, locale, hide, style, placeholders}; ok false when unusable. */
+/** Returns {ok, ticket, keyId, origin, locale, hide, submitLabel, style, placeholders}; ok false when unusable. */
 export function parseFragment(hash) {
   const p = {};
   String(hash || '').replace(/^#/, '').split('&').forEach((pair) => {
@@ -47,6 +48,8 @@ export function parseFragment(hash) {
     origin,
     locale: p.locale === 'en' ? 'en' : 'pt-BR',
     hide: p.hide === '1' || p.hide === 'true',
+    // The seller's words for the button, or null for the frame's own.
+    submitLabel: plainLabel(p.submitLabel),
     style: parseJsonObject(p.style),
     placeholders: parseJsonObject(p.placeholders),
   };

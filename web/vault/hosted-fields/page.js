@@ -53,7 +53,8 @@ export function startPage() {
       post({ type: 'blur', field: f });
     });
   });
-  button.textContent = T.submit;
+  // As text, never markup: the seller's label is shown as typed.
+  button.textContent = params.submitLabel || T.submit;
   button.hidden = params.hide;
 
   form.addEventListener('submit', (ev) => {

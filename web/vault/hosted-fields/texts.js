@@ -2,7 +2,9 @@
  * The hosted fields' words, in Brazilian Portuguese (the default) and
  * English. Why a module: the page's labels, placeholders and every message
  * the buyer reads come from here, keyed by the states validate.js returns
- * and the error codes the vault answers.
+ * and the error codes the vault answers. The button says what comes next
+ * in a payment ("Continuar"), not what the vault does with the card; the
+ * seller may word it (submitLabel).
  */
 export const TEXT = {
   'pt-BR': {
@@ -12,9 +14,9 @@ export const TEXT = {
     cvv: 'Código de segurança (CVV)',
     holderName: 'Nome do titular',
     ph: { number: '1234 1234 1234 1234', expiry: 'MM/AA', cvv: '123', holderName: 'Como impresso no cartão' },
-    submit: 'Salvar cartão',
+    submit: 'Continuar',
     busy: 'Processando…',
-    saved: 'Cartão salvo',
+    saved: 'Dados do cartão recebidos',
     brand: 'Bandeira: ',
     err: {
       number: { required: 'Informe o número do cartão.', incomplete: 'Número do cartão incompleto.', invalid: 'Número do cartão inválido.' },
@@ -26,7 +28,7 @@ export const TEXT = {
       VALIDATION_ERROR: 'Verifique os dados do cartão.',
       TICKET_EXPIRED: 'Sessão expirada. Recarregue a página para tentar de novo.',
       RATE_LIMITED: 'Muitas tentativas. Aguarde um pouco e tente de novo.',
-      PROVIDER_ERROR: 'Não foi possível salvar o cartão. Tente de novo.',
+      PROVIDER_ERROR: 'Não foi possível enviar os dados do cartão. Tente de novo.',
       SERVICE_UNAVAILABLE: 'Serviço indisponível. Tente de novo em instantes.',
       CONFIG: 'Formulário de cartão mal configurado.',
     },
@@ -38,9 +40,9 @@ export const TEXT = {
     cvv: 'Security code (CVV)',
     holderName: 'Cardholder name',
     ph: { number: '1234 1234 1234 1234', expiry: 'MM/YY', cvv: '123', holderName: 'As printed on the card' },
-    submit: 'Save card',
+    submit: 'Continue',
     busy: 'Processing…',
-    saved: 'Card saved',
+    saved: 'Card details received',
     brand: 'Brand: ',
     err: {
       number: { required: 'Enter the card number.', incomplete: 'The card number is incomplete.', invalid: 'The card number is invalid.' },
@@ -52,7 +54,7 @@ export const TEXT = {
       VALIDATION_ERROR: 'Check the card details.',
       TICKET_EXPIRED: 'Session expired. Reload the page to try again.',
       RATE_LIMITED: 'Too many attempts. Wait a moment and try again.',
-      PROVIDER_ERROR: 'The card could not be saved. Try again.',
+      PROVIDER_ERROR: 'The card details could not be sent. Try again.',
       SERVICE_UNAVAILABLE: 'Service unavailable. Try again shortly.',
       CONFIG: 'The card form is misconfigured.',
     },
