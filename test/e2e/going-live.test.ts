@@ -241,7 +241,7 @@ describe('operators: svc providers check, and the simulated provider refused in 
   });
 
   test('SVC_ENV=production on the embedded database starts with a warning that a power loss can lose payments; the CLI keeps it off stdout', async () => {
-    const embedded = await createDeployment({ engine: 'pglite', migrated: false });
+    const embedded = await createDeployment({ engine: 'pglite' });
     const off = { PIX_PROVIDER: 'disabled', BOLETO_PROVIDER: 'disabled', CARD_PROVIDER: 'disabled' };
     const env = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key32(), VAULT_MASTER_KEY: key32(), INTERNAL_KEY: key32(), ...off };
     try {
