@@ -27,7 +27,7 @@ export interface Runtime {
   deps: AppDeps;
   services: Services;
   /** The vault's services (built on first use: only the vault role and its CLI commands need the master key). */
-  vault(): Vault;
+  vault(): Promise<Vault>;
   close(): Promise<void>;
 }
 
@@ -136,7 +136,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     vault: httpVaultClient(config.vaultInternalUrl, internalKey),
     logger: log,
   };
-  let vault: Vault | undefined;
+  let vault: Promise<Vault> | undefined;
   return {
     config,
     log,
@@ -144,7 +144,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     deps,
     services: buildServices(deps),
     vault() {
-      vault ??= buildVault({
+      vault ??= Promise.resolve(buildVault({
         db: database.db,
         clock,
         newId,
@@ -154,7 +154,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
         attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
         intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
         intentTokenGate,
-      });
+      }));
       return vault;
     },
     async close() {
