@@ -1,3 +1,4 @@
+export { grantVaultAccess, type VaultAccess } from './access.js';
 export { buildVaultApp } from './app.js';
 export { internalBearer, type VaultAuthorization } from './authorize.js';
 export { httpVaultClient, type VaultClient } from './client.js';
