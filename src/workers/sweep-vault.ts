@@ -11,7 +11,7 @@ import type { Vault } from '../modules/vault/index.js';
 import type { Step } from './step.js';
 import { startStepLoop } from './worker.js';
 
-export const sweepVault = (vault: Pick<Vault, 'sweeper'>, clock: Clock): Step => ({
+const sweepVault = (vault: Pick<Vault, 'sweeper'>, clock: Clock): Step => ({
   name: 'sweep-vault',
   // Every 5 s: a token of a failed or canceled intent keeps its card no longer than that.
   everyTicks: 5,

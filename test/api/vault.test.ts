@@ -2,7 +2,7 @@
  * The card vault over HTTP (its own Fastify app, driven with inject): the
  * public keys and their rotation, the JWE round trip of POST /tokenize, card
  * validation without echoing card data, tickets, the per-ticket and per-IP
- * attempt limits, body limits, card data at rest and the CVV's erasure, the
+ * attempt limits, body limits, card data at rest and its erasure, the
  * browser files (/sdk.js, /hosted-fields) and the internal route's bearer.
  */
 import { after, before, describe, test } from 'node:test';

@@ -1,4 +1,4 @@
-export { grantVaultAccess, type VaultAccess } from './access.js';
+export { grantVaultAccess } from './access.js';
 export { buildVaultApp } from './app.js';
 export { internalBearer, type VaultAuthorization } from './authorize.js';
 export { httpVaultClient, type VaultClient } from './client.js';

@@ -72,7 +72,7 @@ export async function eraseCardsOfIntent(ex: Ex, intentId: string): Promise<void
 }
 
 /** A token whose card data is due for erasure, as the sweep reads it. */
-export type DueToken = Pick<TokenRow, 'id' | 'card_sealed' | 'fingerprint'>;
+type DueToken = Pick<TokenRow, 'id' | 'card_sealed' | 'fingerprint'>;
 
 /**
  * Up to `limit` tokens still holding a card that is no longer needed,
