@@ -1,7 +1,7 @@
 /**
  * The vault's sweep (run by the vault's own process: its database role is the
  * one that may write these tables; workers/sweep-vault.ts). Card data is kept
- * only while a payment may still need it (PCI DSS 3.1): a token's card and
+ * only while a payment may still need it (as PCI DSS asks): a token's card and
  * CVV go in the commit that spends it (authorize.ts); the sweep erases those
  * of tokens that will never be spent: expired with their intent, or of an
  * intent that is over (canceled, failed, confirmed: intentTokenGate.closed),
