@@ -16,7 +16,7 @@
  */
 import { parseArgs } from 'node:util';
 import { isClientCommand, runClientCommand } from './cli/client-commands.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type ConfigReader } from './config.js';
 import { operatorCommand } from './operator/index.js';
 import { startRole, type Role } from './roles.js';
 import { openRuntime, StartError } from './runtime.js';
@@ -68,9 +68,13 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return positionals.length === 0 && !values.help ? 2 : 0;
   }
+  const role = positionals[0] as Role;
+  const runsRole = positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'vault' || role === 'worker');
+  // The vault's commands (vault rotate-key, retire-keys) read the configuration as the vault does.
+  const reader: ConfigReader = runsRole ? role : role === 'vault' ? 'vault' : 'operator';
   let config;
   try {
-    config = loadConfig(process.env);
+    config = loadConfig(process.env, reader);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`configuration error: ${err.message}\n`);
@@ -78,8 +82,7 @@ async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  const role = positionals[0] as Role;
-  if (positionals.length === 1 && (role === 'serve' || role === 'api' || role === 'vault' || role === 'worker')) {
+  if (runsRole) {
     let running;
     try {
       const runtime = await openRuntime(config);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type ConfigReader } from './config.js';
 
 /** Production also needs its three keys: webhook secrets, the vault's master key, the internal key. */
 const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -15,11 +15,11 @@ const PRODUCTION = {
   BOLETO_PROVIDER: 'disabled',
 };
 
-function refusal(env: Record<string, string>, variable: string): void {
+function refusal(env: Record<string, string>, variable: string, reader: ConfigReader = 'serve', message = ''): void {
   assert.throws(
-    () => loadConfig(env),
-    (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(`${variable}: `),
-    `${JSON.stringify(env)} should be refused naming ${variable}`,
+    () => loadConfig(env, reader),
+    (err: unknown) => err instanceof ConfigError && err.variable === variable && err.message.startsWith(`${variable}: ${message}`),
+    `${JSON.stringify(env)} should be refused by ${reader} naming ${variable}`,
   );
 }
 
@@ -157,6 +157,33 @@ test('production without VAULT_MASTER_KEY or INTERNAL_KEY is refused naming the 
   refusal({ ...PRODUCTION, VAULT_MASTER_KEY: 'short' }, 'VAULT_MASTER_KEY');
   assert.deepEqual(loadConfig(PRODUCTION).vaultMasterKey, Buffer.alloc(32, 8));
   assert.equal(loadConfig({}).webhookSecretsKey, undefined);
+});
+
+test('VAULT_MASTER_KEY: svc vault and svc serve need it in production; svc api and svc worker start without it and refuse it, in any environment', () => {
+  const { VAULT_MASTER_KEY: _vault, ...withoutVault } = PRODUCTION;
+  for (const reader of ['api', 'worker'] as const) {
+    assert.equal(loadConfig(withoutVault, reader).vaultMasterKey, undefined, `${reader} starts without it`);
+    refusal(PRODUCTION, 'VAULT_MASTER_KEY', reader, `is read only by svc vault and svc serve; remove it from the environment of svc ${reader}`);
+    refusal({ VAULT_MASTER_KEY: PRODUCTION.VAULT_MASTER_KEY }, 'VAULT_MASTER_KEY', reader);
+  }
+  for (const reader of ['vault', 'serve'] as const) {
+    refusal(withoutVault, 'VAULT_MASTER_KEY', reader, 'is required in production');
+    assert.deepEqual(loadConfig(PRODUCTION, reader).vaultMasterKey, Buffer.alloc(32, 8));
+  }
+  // Operator commands other than the vault's neither need nor refuse it (they run where the operator is).
+  assert.equal(loadConfig(withoutVault, 'operator').vaultMasterKey, undefined);
+  assert.deepEqual(loadConfig(PRODUCTION, 'operator').vaultMasterKey, Buffer.alloc(32, 8));
+});
+
+test("VAULT_DATABASE_URL: DATABASE_URL's by default, the vault's own when set; needs DATABASE_URL; refused by svc api and svc worker", () => {
+  const DATABASE_URL = 'postgres://svc_api@db.example:5432/svc';
+  const VAULT_DATABASE_URL = 'postgres://svc_vault@db.example:5432/svc';
+  assert.equal(loadConfig({ DATABASE_URL }).vaultDatabaseUrl, DATABASE_URL);
+  assert.equal(loadConfig({}).vaultDatabaseUrl, undefined, 'the embedded database');
+  assert.equal(loadConfig({ DATABASE_URL, VAULT_DATABASE_URL }, 'vault').vaultDatabaseUrl, VAULT_DATABASE_URL);
+  refusal({ VAULT_DATABASE_URL }, 'VAULT_DATABASE_URL', 'vault', 'needs DATABASE_URL');
+  refusal({ DATABASE_URL, VAULT_DATABASE_URL: 'mysql://x' }, 'VAULT_DATABASE_URL', 'vault');
+  for (const reader of ['api', 'worker'] as const) refusal({ DATABASE_URL, VAULT_DATABASE_URL }, 'VAULT_DATABASE_URL', reader, 'is read only by svc vault and svc serve');
 });
 
 test('loadConfig reads only the object it is given', () => {

@@ -51,6 +51,8 @@ export interface Config {
   trustProxy: string[] | false;
   /** PostgreSQL connection string; undefined means the embedded PGlite in dataDir. */
   databaseUrl: string | undefined;
+  /** The vault's connection (VAULT_DATABASE_URL, default databaseUrl): its own role may read the vault's tables, DATABASE_URL's then may not. */
+  vaultDatabaseUrl: string | undefined;
   /** PostgreSQL connections per process (DATABASE_POOL_SIZE): processes × pool size must stay under the server's max_connections. */
   databasePoolSize: number;
   databaseTimeouts: DatabaseTimeouts;
@@ -63,7 +65,7 @@ export interface Config {
   webhookRetryScheduleMs: readonly number[];
   /** 32-byte key (base64) sealing webhook secrets at rest; unset in the sandbox: generated into DATA_DIR. */
   webhookSecretsKey: Buffer | undefined;
-  /** 32 bytes: encrypts the vault's private keys and card data. Unset outside production: generated into DATA_DIR. */
+  /** 32 bytes: encrypts the vault's private keys and card data; read only by the vault (see ConfigReader). Unset outside production: generated into DATA_DIR. */
   vaultMasterKey: Buffer | undefined;
   /** 32 bytes shared by API and vault: signs card tickets and authenticates the API's calls to the vault. */
   internalKey: Buffer | undefined;
@@ -125,6 +127,17 @@ export interface CieloConfig {
   /** CIELO_BOLETO_PROVIDER: the bank registering boletos (Bradesco2, BancoDoBrasil2…). */
   boletoProvider: string;
 }
+
+/**
+ * Who reads the configuration: a role of `svc`, or an operator command
+ * (`vault`: the vault's own commands). Only the vault's readers need its
+ * secrets, and the API and the worker refuse them, so that a compromise of
+ * either cannot open a card and a copied environment file does not spread them.
+ */
+export type ConfigReader = 'serve' | 'api' | 'vault' | 'worker' | 'operator';
+
+/** The variables only the vault reads. */
+const VAULT_ONLY = ['VAULT_MASTER_KEY', 'VAULT_DATABASE_URL'] as const;
 
 export class ConfigError extends Error {
   constructor(
@@ -268,7 +281,24 @@ function bool(env: Record<string, string | undefined>, name: string): boolean {
   return oneOf(env, name, ['true', 'false'], 'false') === 'true';
 }
 
-export function loadConfig(env: Record<string, string | undefined>): Config {
+/** VAULT_MASTER_KEY and VAULT_DATABASE_URL as `reader` may have them: required in production by the vault's readers, refused by the API and the worker. */
+function vaultSettings(env: Record<string, string | undefined>, reader: ConfigReader, svcEnv: Environment, databaseUrl: string | undefined) {
+  if (reader === 'api' || reader === 'worker') {
+    for (const name of VAULT_ONLY) {
+      if (env[name]) throw new ConfigError(name, `is read only by svc vault and svc serve; remove it from the environment of svc ${reader}`);
+    }
+  }
+  const vaultMasterKey = base64Key(env, 'VAULT_MASTER_KEY');
+  if (!vaultMasterKey && svcEnv === 'production' && (reader === 'vault' || reader === 'serve')) {
+    throw new ConfigError('VAULT_MASTER_KEY', 'is required in production (32 random bytes, base64)');
+  }
+  const vaultDatabaseUrl = url(env, 'VAULT_DATABASE_URL', ['postgres:', 'postgresql:']);
+  if (vaultDatabaseUrl && !databaseUrl) throw new ConfigError('VAULT_DATABASE_URL', 'needs DATABASE_URL (the embedded database has one role)');
+  return { vaultMasterKey, vaultDatabaseUrl: vaultDatabaseUrl ?? databaseUrl };
+}
+
+/** `reader`: who reads it (ConfigReader); `serve`, the process that runs everything, unless told. */
+export function loadConfig(env: Record<string, string | undefined>, reader: ConfigReader = 'serve'): Config {
   const svcEnv = oneOf<Environment>(env, 'SVC_ENV', ['sandbox', 'production'], 'sandbox');
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const vaultPort = integer(env, 'VAULT_PORT', 3001, 0, 65535);
@@ -283,13 +313,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const retrySchedule = env.WEBHOOK_RETRY_SCHEDULE || (svcEnv === 'production' ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : 'none');
   const webhookRetryScheduleMs = parseRetrySchedule('WEBHOOK_RETRY_SCHEDULE', retrySchedule);
   const webhookSecretsKey = base64Key(env, 'WEBHOOK_SECRETS_KEY');
-  const vaultMasterKey = base64Key(env, 'VAULT_MASTER_KEY');
   const internalKey = base64Key(env, 'INTERNAL_KEY');
   if (svcEnv === 'production') {
-    for (const [name, value] of [['WEBHOOK_SECRETS_KEY', webhookSecretsKey], ['VAULT_MASTER_KEY', vaultMasterKey], ['INTERNAL_KEY', internalKey]] as const) {
+    for (const [name, value] of [['WEBHOOK_SECRETS_KEY', webhookSecretsKey], ['INTERNAL_KEY', internalKey]] as const) {
       if (!value) throw new ConfigError(name, 'is required in production (32 random bytes, base64)');
     }
   }
+  const databaseUrl = url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const { vaultMasterKey, vaultDatabaseUrl } = vaultSettings(env, reader, svcEnv, databaseUrl);
   const providers = providerChoice(env, svcEnv);
   return {
     env: svcEnv,
@@ -301,7 +332,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     payPagePerIpPerMinute: integer(env, 'PAY_PAGE_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
     payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
     trustProxy: proxyAddresses(env, 'TRUST_PROXY'),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
+    vaultDatabaseUrl,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', DEFAULT_DATABASE_POOL_SIZE, 1, 10_000),
     databaseTimeouts: {
       statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs, 0, MAX_TIMEOUT_MS),

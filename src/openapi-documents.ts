@@ -62,7 +62,7 @@ export async function openApiDocuments(): Promise<OpenApiDocuments> {
     intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
     intentTokenGate,
   });
-  const vaultApp = await buildVaultApp({ env: config.env, publicUrl: config.publicVaultUrl, db, ...vault, internalKey });
+  const vaultApp = await buildVaultApp({ env: config.env, publicUrl: config.publicVaultUrl, ...vault, internalKey });
   const api = await buildApp({ config, db, clock, newId, providers: {}, sealer: aesGcmSealer(randomBytes(32)), internalKey, vault: vault.authorizer });
   return { api: await documentOf(api), vault: await documentOf(vaultApp) };
 }

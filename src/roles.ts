@@ -11,6 +11,7 @@ import { describeDemo, ensureDemo } from './bootstrap.js';
 import { StartError, type Runtime } from './runtime.js';
 import { serveOperatorCommands } from './operator/index.js';
 import { buildVaultApp } from './modules/vault/index.js';
+import { startVaultSweep } from './workers/sweep-vault.js';
 import { startWorker } from './workers/worker.js';
 
 export type Role = 'serve' | 'api' | 'vault' | 'worker';
@@ -56,11 +57,10 @@ async function start(runtime: Runtime, role: Role, stops: (() => Promise<void>)[
 
   if (role === 'serve' || role === 'vault') {
     // First, so the API finds an encryption key for the card intents it creates.
-    const vault = runtime.vault();
+    const vault = await runtime.vault();
     await vault.keys.ensureCurrent();
     const app = await buildVaultApp({
       env: config.env,
-      db: runtime.database.db,
       ...vault,
       internalKey: runtime.deps.internalKey,
       trustProxy: config.trustProxy,
@@ -70,6 +70,8 @@ async function start(runtime: Runtime, role: Role, stops: (() => Promise<void>)[
     const address = await listen(app, config.vaultPort, config.host, 'VAULT_PORT');
     log.info({ address, publicUrl: config.publicVaultUrl }, 'vault listening');
     stops.push(() => app.close());
+    const sweep = startVaultSweep(vault, runtime.deps.clock, log.child({ role: 'vault' }));
+    stops.push(() => sweep.stop());
   }
 
   if (role === 'serve' || role === 'api') {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { pino, type Logger } from 'pino';
 import { buildServices, type AppDeps, type Services } from './app.js';
 import type { Config } from './config.js';
-import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle } from './db/database.js';
+import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
 import { serializeRequest } from './http/log-serializers.js';
 import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
@@ -18,7 +18,7 @@ import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { buildProviders } from './modules/providers/index.js';
 import { intentTokenGate } from './modules/payment-intents/index.js';
-import { buildVault, httpVaultClient, type Vault } from './modules/vault/index.js';
+import { buildVault, grantVaultAccess, httpVaultClient, type Vault } from './modules/vault/index.js';
 
 export interface Runtime {
   config: Config;
@@ -26,8 +26,11 @@ export interface Runtime {
   database: DatabaseHandle;
   deps: AppDeps;
   services: Services;
-  /** The vault's services (built on first use: only the vault role and its CLI commands need the master key). */
-  vault(): Vault;
+  /**
+   * The vault's services over the vault's database role (VAULT_DATABASE_URL, granted its tables at
+   * this point: vault/access.ts), built on first use: only the vault's roles and commands need them.
+   */
+  vault(): Promise<Vault>;
   close(): Promise<void>;
 }
 
@@ -84,15 +87,49 @@ function loadSealer(config: Config): Sealer {
   return aesGcmSealer(keyFromEnvOrDataDir(config.webhookSecretsKey, config.dataDir, 'secrets.key'));
 }
 
-/** PostgreSQL: on a connection of its own without the query timeouts (MIGRATION_TIMEOUTS); PGlite: on its only handle. */
-async function migrateOnce(config: Config, database: DatabaseHandle): Promise<void> {
-  if (database.engine !== 'postgres') return migrate(database.db);
-  const migration = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: { ...config.databaseTimeouts, ...MIGRATION_TIMEOUTS } });
+/** `work` on a PostgreSQL connection of its own as DATABASE_URL's role (the owner of the tables), without the query timeouts (MIGRATION_TIMEOUTS). */
+async function asOwner<T>(config: Config, work: (db: Db) => Promise<T>): Promise<T> {
+  const owner = await openDatabase({ databaseUrl: config.databaseUrl, poolSize: 1, timeouts: { ...config.databaseTimeouts, ...MIGRATION_TIMEOUTS } });
   try {
-    await migrate(migration.db);
+    return await work(owner.db);
   } finally {
-    await migration.close();
+    await owner.close();
   }
+}
+
+/** PostgreSQL: as the owner (asOwner); PGlite: on its only handle. */
+async function migrateOnce(config: Config, database: DatabaseHandle): Promise<void> {
+  return database.engine === 'postgres' ? asOwner(config, migrate) : migrate(database.db);
+}
+
+/**
+ * The vault's database: on PostgreSQL its own pool when VAULT_DATABASE_URL differs from DATABASE_URL,
+ * its role granted the vault's tables and DATABASE_URL's role refused them (vault/access.ts).
+ */
+async function openVaultDatabase(config: Config, database: DatabaseHandle, log: Logger): Promise<DatabaseHandle> {
+  if (database.engine !== 'postgres') return database;
+  const separate = config.vaultDatabaseUrl !== config.databaseUrl;
+  const vaultDatabase = separate
+    ? await openDatabase({
+        databaseUrl: config.vaultDatabaseUrl,
+        poolSize: config.databasePoolSize,
+        timeouts: config.databaseTimeouts,
+        onPoolError: (err) => log.warn({ err: err.message }, 'vault database connection lost'),
+      })
+    : database;
+  try {
+    const access = await asOwner(config, (owner) => grantVaultAccess(owner, vaultDatabase.db));
+    if (access.kind === 'not-owner' && access.missing.length > 0) {
+      throw new StartError(`the vault's database role lacks ${access.missing.join(', ')}: grant them as the owner of schema vault (README, "Going live")`);
+    }
+    if (access.kind === 'granted' && access.ownerIsSuperuser) {
+      log.warn(`DATABASE_URL's role ${access.ownerRole} is a superuser: it still reads the vault's tables; give the API and the worker a role without SUPERUSER`);
+    }
+  } catch (err) {
+    if (separate) await vaultDatabase.close();
+    throw err;
+  }
+  return vaultDatabase;
 }
 
 async function migrateWhenReachable(config: Config, database: DatabaseHandle, log: Logger): Promise<void> {
@@ -136,7 +173,26 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     vault: httpVaultClient(config.vaultInternalUrl, internalKey),
     logger: log,
   };
-  let vault: Vault | undefined;
+  let vault: Promise<Vault> | undefined;
+  let vaultDatabase: DatabaseHandle | undefined;
+  const openVault = async (): Promise<Vault> => {
+    const handle = await openVaultDatabase(config, database, log);
+    if (handle !== database) vaultDatabase = handle;
+    // On its own role the vault records its card sales through a card connector of its own.
+    const acquirer =
+      handle === database ? providers.CREDIT_CARD : buildProviders({ ...config, providers: { ...config.providers, pix: 'disabled', boleto: 'disabled' } }, { db: handle.db, clock }).CREDIT_CARD;
+    return buildVault({
+      db: handle.db,
+      clock,
+      newId,
+      acquirer,
+      masterKey: keyFromEnvOrDataDir(config.vaultMasterKey, config.dataDir, 'vault-master.key'),
+      internalKey,
+      attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
+      intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
+      intentTokenGate,
+    });
+  };
   return {
     config,
     log,
@@ -144,20 +200,11 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     deps,
     services: buildServices(deps),
     vault() {
-      vault ??= buildVault({
-        db: database.db,
-        clock,
-        newId,
-        acquirer: providers.CREDIT_CARD,
-        masterKey: keyFromEnvOrDataDir(config.vaultMasterKey, config.dataDir, 'vault-master.key'),
-        internalKey,
-        attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
-        intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
-        intentTokenGate,
-      });
+      vault ??= openVault();
       return vault;
     },
     async close() {
+      await vaultDatabase?.close();
       await database.close();
       unlock();
     },

@@ -293,10 +293,12 @@ export interface VaultTokensTable {
   last4: string;
   exp_month: number;
   exp_year: number;
-  /** Number, holder name and expiry, sealed with a key derived from VAULT_MASTER_KEY. */
-  card_sealed: string;
-  /** The CVV, sealed separately so it can be erased once used or expired. */
+  /** Number, holder name and expiry, sealed with a key derived from VAULT_MASTER_KEY; NULL once erased (spent, or its intent closed). */
+  card_sealed: string | null;
+  /** The CVV, sealed separately; erased with the card. */
   cvv_sealed: string | null;
+  /** The card's keyed HMAC fingerprint (card-fingerprint.ts), kept after the card is erased; NULL only on tokens stored before migration 014 until the sweep fills it. */
+  fingerprint: string | null;
   expires_at: Timestamp;
   used_at: Timestamp | null;
   created_at: Timestamp;

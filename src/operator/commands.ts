@@ -97,11 +97,11 @@ async function operate(runtime: Runtime, { words, values }: CommandLine): Promis
       return output(outcome, (a) => ({ json: a, text: `account ${a.document} approved` }));
     }
     case 'vault rotate-key': {
-      const keyId = await runtime.vault().keys.rotate();
+      const keyId = await (await runtime.vault()).keys.rotate();
       return { json: { keyId }, text: `new current vault key ${keyId}` };
     }
     case 'vault retire-keys': {
-      const retired = await runtime.vault().keys.retire();
+      const retired = await (await runtime.vault()).keys.retire();
       return { json: { retired }, text: retired.length > 0 ? `retired ${retired.join(', ')}` : 'no key to retire' };
     }
     case 'providers check': {

@@ -4,7 +4,10 @@
  *  - the delivery loop: deliver-webhooks, a continuous window of sends in flight (webhooks/delivery.ts);
  *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
  *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
- *    follow-refunds, settle-receivables, purge-idempotency-keys, erase-expired-cvvs.
+ *    follow-refunds, settle-receivables, purge-idempotency-keys.
+ * The vault's sweep (sweep-vault.ts) is not the worker's: it runs in the
+ * vault's process, whose database role is the one that may write the vault's
+ * tables, on the same kind of loop (startStepLoop).
  * Every job claims rows with FOR UPDATE SKIP LOCKED (or is a single
  * idempotent statement), so any number of workers can run side by side.
  * A failing job (database down) is logged and retried on the next round.
@@ -13,7 +16,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { cancelOverdueTransactions } from './cancel-overdue-transactions.js';
 import { startDeliveryLoop } from './deliver-webhooks.js';
-import { eraseExpiredCvvs } from './erase-expired-cvvs.js';
 import { expireIntents } from './expire-intents.js';
 import { followRefunds } from './follow-refunds.js';
 import { processProviderNotifications } from './process-provider-notifications.js';
@@ -48,7 +50,6 @@ export function workerSteps(deps: StepDeps): Step[] {
     followRefunds,
     settleReceivables,
     purgeIdempotencyKeys,
-    eraseExpiredCvvs,
   ].map((job) => job(deps));
 }
 
@@ -91,10 +92,14 @@ function repeat(round: () => Promise<void>, pauseMs: number): { stop(): Promise<
   };
 }
 
-export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
-  const steps = workerSteps(opts);
+/** Runs `steps` on a loop of one tick per `intervalMs` (MAINTENANCE_TICK_MS unless given), each every its `everyTicks`. */
+export function startStepLoop(steps: Step[], log: FastifyBaseLogger, intervalMs = MAINTENANCE_TICK_MS): { stop(): Promise<void> } {
   let tick = 0;
-  const maintenance = repeat(() => runSteps(steps, tick++, opts.log), opts.intervalMs ?? MAINTENANCE_TICK_MS);
+  return repeat(() => runSteps(steps, tick++, log), intervalMs);
+}
+
+export function startWorker(opts: WorkerOptions): { stop(): Promise<void> } {
+  const maintenance = startStepLoop(workerSteps(opts), opts.log, opts.intervalMs);
   // stop() lets the sends in flight finish (each within the request timeout) and records their outcomes.
   const deliveries = startDeliveryLoop(opts, opts.log, opts.deliveryIdleMs);
   return {

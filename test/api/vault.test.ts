@@ -2,7 +2,7 @@
  * The card vault over HTTP (its own Fastify app, driven with inject): the
  * public keys and their rotation, the JWE round trip of POST /tokenize, card
  * validation without echoing card data, tickets, the per-ticket and per-IP
- * attempt limits, body limits, card data at rest and the CVV's erasure, the
+ * attempt limits, body limits, card data at rest and its erasure, the
  * browser files (/sdk.js, /hosted-fields) and the internal route's bearer.
  */
 import { after, before, describe, test } from 'node:test';
@@ -23,7 +23,7 @@ import {
   internalBearer,
   signTicket,
 } from '../../src/modules/vault/index.js';
-import { startTestApp, runWorkerStep, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError, assertErrorBody } from '../helpers/assert.js';
 import { rawHttp } from '../helpers/raw-http.js';
@@ -143,7 +143,6 @@ for (const engine of engines()) {
       return postTokenize(t.vaultApp, { ticket, keyId: key.keyId, encryptedCard: await encryptCard(card, key.jwk, ticket) });
     };
     const tokenRow = (token: string) => t.db.db.selectFrom('vault.tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirstOrThrow();
-    const runStep = (name: string) => runWorkerStep(t, name);
 
     test('input the buyer\'s browser sends: a NUL in the ticket is 400 naming it, a request the parser refuses gets the error body', async () => {
       const key = await currentKey(t.vaultApp);
@@ -405,6 +404,7 @@ for (const engine of engines()) {
       assert.equal(row.used_at, null);
       assert.ok(row.cvv_sealed, 'the CVV is kept (sealed) until the token is used');
       for (const [column, sealed] of [['card_sealed', row.card_sealed], ['cvv_sealed', row.cvv_sealed]] as const) {
+        assert.ok(sealed, `${column} is held until the token is spent`);
         assert.match(sealed, /^v1\.[A-Za-z0-9+/]+=*$/, column);
         assert.ok(!sealed.includes(card.number), `${column} does not hold the number`);
         assert.ok(!sealed.includes(card.holderName), `${column} does not hold the holder name`);
@@ -418,7 +418,7 @@ for (const engine of engines()) {
       assert.ok(!JSON.stringify(row).includes(token), 'the token itself is not stored');
     });
 
-    test('the CVV is erased once a confirm used the token', async () => {
+    test('the card and its CVV are erased once a confirm used the token; brand, last 4 and expiry stay', async () => {
       const { id, ticket } = await createCardIntent(t);
       const res = await tokenize(ticket);
       const { token } = res.json<{ token: string }>();
@@ -429,22 +429,25 @@ for (const engine of engines()) {
       const row = await tokenRow(token);
       assert.equal(row.cvv_sealed, null);
       assert.ok(row.used_at);
-      assert.ok(row.card_sealed, 'number and expiry stay sealed');
+      assert.equal(row.card_sealed, null, 'the card is not kept after the payment (issue 26)');
+      assert.deepEqual([row.brand, row.last4, row.exp_month, row.exp_year], ['visa', '1111', 12, 2030]);
     });
 
-    test('the CVV of an unused token is erased by the worker once its intent expired', async () => {
+    test('the card and CVV of an unused token are erased by the vault\'s sweep once its intent expired', async () => {
       const { ticket } = await createCardIntent(t);
       const res = await tokenize(ticket);
       const { token } = res.json<{ token: string }>();
-      await runStep('erase-expired-cvvs');
+      const sweep = () => t.vault.sweeper.sweep(t.clock.now());
+      await sweep();
       assert.ok((await tokenRow(token)).cvv_sealed, 'kept while the intent lives');
       t.clock.advance(INTENT_LIFETIME_MS - 1);
-      await runStep('erase-expired-cvvs');
+      await sweep();
       assert.ok((await tokenRow(token)).cvv_sealed, 'kept until the last millisecond');
       t.clock.advance(1);
-      await runStep('erase-expired-cvvs');
+      await sweep();
       const row = await tokenRow(token);
       assert.equal(row.cvv_sealed, null);
+      assert.equal(row.card_sealed, null);
       assert.equal(row.used_at, null);
     });
 

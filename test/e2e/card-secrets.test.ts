@@ -23,8 +23,8 @@
  * Nothing may contain a full card number (plain, or spaced every 4 digits),
  * nor a CVV as a JSON value ("739", :739). Positive checks make sure the scan
  * is real: the log has request lines of both the API and the vault, the dump
- * holds the vault tokens (brand, last4) and the transactions, and the scanner
- * itself catches planted leaks.
+ * holds the vault tokens (brand, last4; their card erased once spent) and the
+ * transactions, and the scanner itself catches planted leaks.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -240,7 +240,9 @@ test('no card number or CVV in any response, event, webhook, log line or databas
   // The dump is real: the vault's tokens and the transactions are in it.
   const tokens = dump['vault.tokens'] ?? [];
   assert.deepEqual(tokens.map((t) => t.last4).sort(), ['0002', '0119', '1111']);
-  assert.ok(tokens.every((t) => typeof t.card_sealed === 'string' && t.card_sealed.length > 20), 'the card is stored sealed');
+  // Each token was spent: its card and CVV are gone (issue 26), its keyed fingerprint stays.
+  assert.ok(tokens.every((t) => t.card_sealed === null && t.cvv_sealed === null), 'no card is kept after its payment');
+  assert.ok(tokens.every((t) => /^[0-9a-f]{64}$/.test(t.fingerprint)), 'the fingerprint is kept');
   assert.deepEqual((dump['public.transactions'] ?? []).map((t) => t.status).sort(), ['FAILED', 'PAID']);
 
   // PGlite: the raw database files (pages, WAL) too.

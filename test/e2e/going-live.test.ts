@@ -12,7 +12,9 @@
  *  - a boleto registered at Cielo (its printable URL on the transaction)
  *    and paid through Cielo's notification;
  *  - `svc providers check` proves both connectors, and names the variable
- *    to fix when one is wrong; the simulated provider is refused at start.
+ *    to fix when one is wrong; the simulated provider is refused at start;
+ *  - VAULT_MASTER_KEY only where the vault runs: refused by svc api and
+ *    svc worker, which start without it; required by svc vault and svc serve.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -270,6 +272,37 @@ describe('operators: svc providers check, and the simulated provider refused in 
       const exit = await proc.exited;
       assert.equal(exit.code, 78);
       assert.match(proc.stderr(), /CARD_PROVIDER: the simulated provider moves no money/);
+    } finally {
+      await deployment.destroy();
+    }
+  });
+
+  test('VAULT_MASTER_KEY is the vault\'s alone: svc api and svc worker refuse it and start without it, svc vault and svc serve do not start without it', async () => {
+    const deployment = await createDeployment();
+    const off = { PIX_PROVIDER: 'disabled', CARD_PROVIDER: 'disabled', BOLETO_PROVIDER: 'disabled' };
+    const env = { SVC_ENV: 'production', WEBHOOK_SECRETS_KEY: key32(), INTERNAL_KEY: key32(), HOST: '127.0.0.1', ...off };
+    try {
+      const exitOf = async (role: string, extra: Record<string, string>) => {
+        const proc = spawnSvc([role], childEnv(deployment, { ...env, ...extra }));
+        return { exit: await proc.exited, stderr: proc.stderr() };
+      };
+      for (const role of ['api', 'worker']) {
+        const { exit, stderr } = await exitOf(role, { VAULT_MASTER_KEY: key32() });
+        assert.equal(exit.code, 78, stderr);
+        assert.match(stderr, new RegExp(`VAULT_MASTER_KEY: is read only by svc vault and svc serve; remove it from the environment of svc ${role}`));
+      }
+      for (const role of ['vault', 'serve']) {
+        const { exit, stderr } = await exitOf(role, {});
+        assert.equal(exit.code, 78, stderr);
+        assert.match(stderr, /VAULT_MASTER_KEY: is required in production/);
+      }
+      const port = await freePort();
+      const api = spawnSvc(['api'], childEnv(deployment, { ...env, PORT: String(port) }));
+      try {
+        await waitUntilReady(api, `http://127.0.0.1:${port}`);
+      } finally {
+        await api.stop();
+      }
     } finally {
       await deployment.destroy();
     }

@@ -4,7 +4,7 @@
  * confirmations left behind recovered as the worker does past the
  * idempotency lease, and the intents never claimed confirmed again.
  * Afterwards: no approved charge stands without a PAID transaction or a
- * recorded reversal, and no CVV is left in the database.
+ * recorded reversal, and no card or CVV is left in the database.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +20,7 @@ before(async () => {
 });
 after(() => d?.close());
 
-test(`${ROUNDS * CONFIRMS_PER_ROUND} card confirms with the API or the vault killed at random points: nothing charged without PAID or a reversal, no CVV left`, async () => {
+test(`${ROUNDS * CONFIRMS_PER_ROUND} card confirms with the API or the vault killed at random points: nothing charged without PAID or a reversal, no card or CVV left`, async () => {
   const confirm = (intent: Json, token: string, key: string) =>
     d.call(`/v2/payment-intents/${intent.id}/confirm`, { headers: { 'idempotency-key': key }, body: { token } }).then(
       (res) => res.status,
@@ -68,9 +68,9 @@ test(`${ROUNDS * CONFIRMS_PER_ROUND} card confirms with the API or the vault kil
     statuses[got.status] = (statuses[got.status] ?? 0) + 1;
   }
   console.log(
-    `${all.length} trials, ${kills} kills (api and vault alternately, 0-${Math.round(span)} ms into the confirms): approved ${ledger.approved}, reversed ${ledger.reversed}, PAID ${ledger.paid}, CVVs left ${ledger.cvvsLeft}; intents ${JSON.stringify(statuses)}`,
+    `${all.length} trials, ${kills} kills (api and vault alternately, 0-${Math.round(span)} ms into the confirms): approved ${ledger.approved}, reversed ${ledger.reversed}, PAID ${ledger.paid}, cards left ${ledger.cardsLeft}; intents ${JSON.stringify(statuses)}`,
   );
   assert.deepEqual(ledger.orphanApprovals, [], 'no approved charge without a PAID transaction or a recorded reversal');
-  assert.equal(ledger.cvvsLeft, 0, 'no CVV left in the database');
+  assert.equal(ledger.cardsLeft, 0, 'no card or CVV left in the database');
   assert.equal(ledger.approved, ledger.paid + ledger.reversed);
 });

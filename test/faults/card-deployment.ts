@@ -4,7 +4,8 @@
  * launchers of test/helpers/server.ts), with what the faults need: pausing,
  * killing and restarting the API and the vault on their ports, tokenizing
  * over HTTP as the buyer's page does, recovery run past the idempotency lease,
- * and the invariants of issue 9 (defects 2 and 8) read from the database.
+ * and the invariants of issue 9 (defects 2 and 8) and issue 26 (no card kept
+ * once its intent is over) read from the database.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -131,25 +132,40 @@ export interface CardLedger {
   paid: number;
   /** Approvals that stand with no PAID transaction: money taken for an intent that says otherwise. */
   orphanApprovals: string[];
-  cvvsLeft: number;
+  /** Tokens still holding a card or a CVV once the vault's sweep has had its time (see cardLedger). */
+  cardsLeft: number;
 }
 
-/** What the acquirer's record, the transactions and the vault say, from the database. */
+/** How long the ledger waits for the vault's sweep (every 5 s) to erase the cards of tokens never spent. */
+const SWEEP_WAIT_MS = 15_000;
+
+/**
+ * What the acquirer's record, the transactions and the vault say, from the database. Every intent
+ * of the trials is over by then: a token the vault never spent (killed or paused before) keeps its
+ * card until the vault's next sweep, so the cards are counted once none is left, or after SWEEP_WAIT_MS.
+ */
 export async function cardLedger(d: CardDeployment): Promise<CardLedger> {
   return withDatabase(d.deployment, async (db) => {
+    const cardsLeft = async () =>
+      (await sql<{ n: number }>`SELECT count(*)::int AS n FROM vault.tokens WHERE card_sealed IS NOT NULL OR cvv_sealed IS NOT NULL`.execute(db)).rows[0]!.n;
+    const until = Date.now() + SWEEP_WAIT_MS;
+    let left = await cardsLeft();
+    while (left > 0 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      left = await cardsLeft();
+    }
     const { rows } = await sql<{ reference: string; approved: boolean; reversed: boolean; paid: boolean }>`
       SELECT c.reference,
              (c.outcome->>'approved')::boolean AS approved,
              c.reversed_at IS NOT NULL AS reversed,
              EXISTS (SELECT 1 FROM transactions t WHERE t.payment_intent_id = c.reference AND t.status = 'PAID') AS paid
         FROM acquirer_charges c WHERE c.method = 'CREDIT_CARD'`.execute(db);
-    const cvvs = await sql<{ n: number }>`SELECT count(*)::int AS n FROM vault.tokens WHERE cvv_sealed IS NOT NULL`.execute(db);
     return {
       approved: rows.filter((r) => r.approved).length,
       reversed: rows.filter((r) => r.reversed).length,
       paid: rows.filter((r) => r.paid).length,
       orphanApprovals: rows.filter((r) => r.approved && !r.reversed && !r.paid).map((r) => r.reference),
-      cvvsLeft: cvvs.rows[0]!.n,
+      cardsLeft: left,
     };
   });
 }

@@ -3,7 +3,7 @@
  * then resumed. The API gives up and records FAILED; the resumed vault must
  * not charge (it starts no authorization after the deadline): afterwards no
  * approved charge stands without a PAID transaction or a recorded reversal,
- * and no CVV is left.
+ * and no card or CVV is left.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,6 +38,6 @@ test('a vault stopped across the deadline charges nothing once resumed; the inte
   assert.equal(got.status, 'FAILED');
   const ledger = await cardLedger(d);
   assert.deepEqual(ledger.orphanApprovals, [], 'no approved charge without a PAID transaction or a reversal');
-  assert.equal(ledger.cvvsLeft, 0, 'no CVV left');
-  console.log(`vault paused ${waited} ms across the deadline: approved ${ledger.approved}, reversed ${ledger.reversed}, paid ${ledger.paid}, CVVs left ${ledger.cvvsLeft}`);
+  assert.equal(ledger.cardsLeft, 0, 'no card or CVV left');
+  console.log(`vault paused ${waited} ms across the deadline: approved ${ledger.approved}, reversed ${ledger.reversed}, paid ${ledger.paid}, cards left ${ledger.cardsLeft}`);
 });

@@ -176,6 +176,51 @@ export async function createPostgresDatabase(opts: { migrated?: boolean } = {}):
   return { url, drop: () => dropDatabase(name) };
 }
 
+/** A URL of `database` on TEST_DATABASE_URL's server that logs in as `role` (the test server trusts local logins). */
+function urlAs(role: string, database: string): string {
+  const url = new URL(urlOf(database));
+  url.username = role;
+  url.password = '';
+  return url.toString();
+}
+
+export interface RolesDatabase {
+  /** The login roles, in the order asked, none a superuser. */
+  roles: string[];
+  /** A URL of the database as each role, in the same order. */
+  urls: string[];
+  /** A URL of the database as TEST_DATABASE_URL's superuser. */
+  superuserUrl: string;
+  /** Drops the database, then the roles. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Login roles of their own (unique names: the server is shared) and an empty
+ * database owned by the first, as an operator sets up a deployment whose
+ * processes connect as different roles.
+ */
+export async function createRolesDatabase(prefixes: string[]): Promise<RolesDatabase> {
+  const roles = prefixes.map(uniqueName);
+  const name = uniqueName('svc_roles');
+  const drop = async () => {
+    await dropDatabase(name);
+    await admin(async (c) => {
+      for (const role of roles) await c.query(`DROP ROLE IF EXISTS ${role}`);
+    });
+  };
+  try {
+    await admin(async (c) => {
+      for (const role of roles) await c.query(`CREATE ROLE ${role} LOGIN NOSUPERUSER`);
+      await c.query(`CREATE DATABASE ${name} OWNER ${roles[0]}`);
+    });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return { roles, urls: roles.map((role) => urlAs(role, name)), superuserUrl: urlOf(name), drop };
+}
+
 // ---- both -------------------------------------------------------------------
 
 /** A migrated, empty database on the given engine. close() also drops a PostgreSQL one. */

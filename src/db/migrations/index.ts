@@ -17,6 +17,7 @@ import * as m010 from './010-payment-links.js';
 import * as m011 from './011-transaction-version.js';
 import * as m012 from './012-webhook-delivery-log.js';
 import * as m013 from './013-inline-stored-responses.js';
+import * as m014 from './014-vault-card-retention.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '011-transaction-version': m011,
   '012-webhook-delivery-log': m012,
   '013-inline-stored-responses': m013,
+  '014-vault-card-retention': m014,
 };

@@ -30,9 +30,10 @@
  * is reversed the same way. Only an approval that stands makes a PAID
  * transaction.
  *
- * The CVV (defect 8): the vault erases it when it spends the token, before
- * calling the acquirer; phase 3 erases any CVV left on the intent's tokens in
- * the commit that records the outcome, so no crash point leaves one behind.
+ * Card data (issue 9 defect 8, issue 26): this module never touches it (its
+ * database role may not read the vault's tables). The vault erases a token's
+ * card and CVV in the commit that spends it, before calling the acquirer, and
+ * its sweep erases those of tokens never spent once their intent is over.
  *
  * Locks: the intent row (FOR UPDATE) in phase 3, so a retry and the recovery
  * worker finishing the same intent record it once; the second finds it
@@ -72,7 +73,7 @@ import { cachedSellerProfile, type SellerProfile } from '../companies/index.js';
 import { saleFeeCents, type PaymentMethod } from '../fees/index.js';
 import { insertTransaction, insertTransactionFragment, transactionView, withQrImage, type TransactionService, type TransactionView } from '../transactions/index.js';
 import { qrCodePngBase64 } from '../pix/index.js';
-import { eraseCvvsOfIntent, type VaultAuthorization, type VaultClient } from '../vault/index.js';
+import type { VaultAuthorization, VaultClient } from '../vault/index.js';
 import { boletoDetails, cardDetails, pixDetails, type BoletoDetails, type CardDetails, type PixDetails } from './payment-details.js';
 import * as repo from './repo.js';
 import { paymentWindowEnd } from './rules.js';
@@ -201,8 +202,6 @@ export class Confirmation {
     return transact(db, async (trx): Promise<Outcome<ConfirmationResult>> => {
       const current = (await repo.findIntent(trx, intent.company_id, intent.id, true))!;
       if (current.status === 'CONFIRMED') return this.existing(trx, current, shape, recorder);
-      // Whatever the outcome, no CVV of this intent outlives this commit.
-      if (current.payment_method === 'CREDIT_CARD') await eraseCvvsOfIntent(trx, current.id);
       if (current.status === 'FAILED' || !record) {
         // Unknown, or an approval arriving after FAILED: the acquirer's record decides (resolveUnknownOutcome).
         const unresolved = current.payment_method === 'CREDIT_CARD' && (knowledge === 'unknown' || isStandingApproval(record));
@@ -416,10 +415,7 @@ export class Confirmation {
     }
     if (isStandingApproval(record)) return;
     if (!record && since.getTime() > clock.now().getTime() - UNKNOWN_OUTCOME_WINDOW_MS) return;
-    await transact(db, async (trx) => {
-      await eraseCvvsOfIntent(trx, intentId);
-      await repo.clearOutcomeUnknown(trx, intentId, since);
-    });
+    await repo.clearOutcomeUnknown(db, intentId, since);
   }
 
   /** The outcome of an intent that is already CONFIRMED (a retry with the winning key). */

@@ -39,6 +39,16 @@ export function tokenGateFactsQuery(companyId: string, intentId: string): RawBui
   return sql`SELECT status, expires_at, confirm_started_at FROM payment_intents WHERE company_id = ${companyId} AND id = ${intentId}`;
 }
 
+/**
+ * The vault's sweep condition (token-state.ts), unexecuted: the intent named by the
+ * columns exists and is no longer unconfirmed (CONFIRMED, FAILED, CANCELED or
+ * persisted EXPIRED), so no card will ever be charged for it.
+ */
+export function intentClosedCondition(columns: { companyId: RawBuilder<string>; intentId: RawBuilder<string> }): RawBuilder<boolean> {
+  const open = sql.join(UNCONFIRMED_STATUSES.map((status) => sql.lit(status)));
+  return sql<boolean>`EXISTS (SELECT 1 FROM payment_intents WHERE id = ${columns.intentId} AND company_id = ${columns.companyId} AND status NOT IN (${open}))`;
+}
+
 export async function findIntentByCreateKey(ex: Ex, companyId: string, key: string): Promise<PaymentIntentRow | undefined> {
   return ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('create_key', '=', key).executeTakeFirst();
 }

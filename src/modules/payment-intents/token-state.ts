@@ -2,11 +2,12 @@
  * The vault's question about a card intent (vault/intent-gate.ts): may a card
  * still be tokenized for it? Only while it waits for a token: REQUIRES_TOKEN,
  * not expired, and no confirmation claimed. The vault runs the SELECT inside
- * its own statement; the rule stays here (rules.effectiveStatus).
+ * its own statement; the rule stays here (rules.effectiveStatus). Its sweep
+ * erases the card of a token whose intent is closed (repo.intentClosedCondition).
  */
 import type { PaymentIntentRow } from '../../db/types.js';
 import type { IntentTokenGate } from '../vault/index.js';
-import { tokenGateFactsQuery } from './repo.js';
+import { intentClosedCondition, tokenGateFactsQuery } from './repo.js';
 import { effectiveStatus } from './rules.js';
 
 type Facts = Pick<PaymentIntentRow, 'status' | 'expires_at' | 'confirm_started_at'>;
@@ -20,4 +21,5 @@ export const intentTokenGate: IntentTokenGate = {
     if (status === 'EXPIRED') return 'expired';
     return status === 'REQUIRES_TOKEN' && !row.confirm_started_at ? 'awaiting-token' : 'processed';
   },
+  closed: intentClosedCondition,
 };

@@ -2,12 +2,17 @@
  * Card authorization, inside the vault (the only code that reads a card).
  * The API asks with a token, the intent it confirms and its deadline; the
  * vault checks the token is this intent's and unused, spends it and erases
- * its CVV in one commit (the CVV then lives only in this call's memory),
- * decrypts the card and calls the acquirer keyed by the intent id.
+ * its card and CVV (and those of the intent's other tokens) in one commit,
+ * the card then living only in this call's memory, and calls the acquirer
+ * keyed by the intent id. Nothing needs the card after that commit: a second
+ * call finds the token spent (an interrupted authorization, below), and the
+ * outcome is found, resolved and reversed by the intent id alone
+ * (findCharge, reverse: the acquirer's record, Cielo's merchant-order query).
  *
  * The deadline (issue 9, defect 2): after it the API no longer waits and
  * records the intent FAILED, so the vault never STARTS an authorization after
- * it (answers `not-charged`), and an approval that comes back after it is
+ * it (answers `not-charged`, and erases the intent's cards: that outcome is
+ * final), and an approval that comes back after it is
  * reversed at the acquirer (desfazimento) before answering `not-charged`:
  * either way FAILED is true. A vault killed in between leaves an approval
  * that the API's worker finds and reverses (payment-intents/confirmation.ts).
@@ -38,6 +43,8 @@ export interface AuthorizeRequest {
   /** Epoch milliseconds after which no authorization may start (the API gives up soon after). */
   deadline: number;
 }
+
+const NOT_STARTED = 'the deadline passed before the authorization started';
 
 /** The bearer the API presents on the vault's internal routes, derived from INTERNAL_KEY. */
 export function internalBearer(internalKey: Buffer): string {
@@ -83,7 +90,7 @@ export class CardAuthorizer {
     if (!this.provider) return { kind: 'refused', error: methodUnavailable('CREDIT_CARD') };
     const earlier = await this.acquirer.findCharge(req.intentId);
     if (earlier) return { kind: 'charged', record: earlier };
-    if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
+    if (this.pastDeadline(req)) return this.notStarted(req.intentId);
     const now = this.clock.now();
     const spent = await transact(this.db, async (trx) => {
       const token = await repo.lockToken(trx, hashToken(req.token));
@@ -91,17 +98,17 @@ export class CardAuthorizer {
         return validationError('token', 'is not a card token of this payment intent');
       }
       if (token.expires_at.getTime() <= now.getTime()) return validationError('token', 'expired with its payment intent');
-      if (token.used_at || !token.cvv_sealed) return 'interrupted' as const;
-      // Spent and CVV erased in one commit: from here the CVV exists only in this call's memory.
-      await repo.spendToken(trx, token.id, now);
-      return { token, cvv: token.cvv_sealed };
+      if (token.used_at || !token.card_sealed || !token.cvv_sealed) return 'interrupted' as const;
+      // Spent, card and CVV erased in one commit: from here the card exists only in this call's memory.
+      await repo.spendToken(trx, token, now);
+      return { token, card: token.card_sealed, cvv: token.cvv_sealed };
     });
     if (isDomainError(spent)) return { kind: 'refused', error: spent };
     if (spent === 'interrupted') return { kind: 'unavailable', reason: 'an earlier authorization of this intent was interrupted; its outcome is unknown' };
     // The vault may have been paused between the check above and here: check again right before the call.
-    if (this.pastDeadline(req)) return { kind: 'not-charged', reason: 'the deadline passed before the authorization started' };
+    if (this.pastDeadline(req)) return { kind: 'not-charged', reason: NOT_STARTED };
     const { token, cvv } = spent;
-    const card = JSON.parse(this.sealers.cards.open(token.card_sealed)) as { number: string; holderName: string; expMonth: number; expYear: number };
+    const card = JSON.parse(this.sealers.cards.open(spent.card)) as { number: string; holderName: string; expMonth: number; expYear: number };
     let record: ChargeRecord;
     try {
       record = await this.acquirer.authorizeCard({
@@ -147,6 +154,12 @@ export class CardAuthorizer {
       if (err instanceof ProviderUnavailable) return { kind: 'unavailable', reason: `a late approval could not be reversed yet: ${err.message}` };
       throw err;
     }
+  }
+
+  /** No authorization started before the deadline: the intent fails with nothing charged, so none of its tokens will ever be spent. */
+  private async notStarted(intentId: string): Promise<VaultAuthorization> {
+    await repo.eraseCardsOfIntent(this.db, intentId);
+    return { kind: 'not-charged', reason: NOT_STARTED };
   }
 
   private pastDeadline(req: AuthorizeRequest): boolean {

@@ -9,6 +9,10 @@
  * repo.countAttempts), so that it costs no round trip of its own: the
  * payment-intents module gives the SELECT that reads the intent's facts, and
  * reads the state from what it returned.
+ *
+ * The vault's sweep asks a second question, for each token still holding a
+ * card: is its intent closed for good (its card can never be charged)? The
+ * module gives that as an SQL condition on the token's columns (`closed`).
  */
 import type { RawBuilder } from 'kysely';
 import { DomainError, validationError } from '../../lib/domain-error.js';
@@ -23,6 +27,12 @@ export interface IntentTokenGate {
   facts(companyId: string, intentId: string): RawBuilder<IntentFacts>;
   /** The state those facts mean at `now`. */
   state(facts: IntentFacts, now: Date): IntentTokenState;
+  /**
+   * An SQL condition, true when the intent named by these columns will never
+   * be confirmed with a card again whatever the time (canceled, confirmed,
+   * failed, persisted expired); an intent being confirmed is not closed.
+   */
+  closed(columns: { companyId: RawBuilder<string>; intentId: RawBuilder<string> }): RawBuilder<boolean>;
 }
 
 /** Why tokenize refuses an intent in `state`; undefined when the intent waits for a token. */

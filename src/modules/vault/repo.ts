@@ -47,29 +47,61 @@ export async function lockToken(ex: Ex, tokenHash: string): Promise<TokenRow | u
   return ex.selectFrom('vault.tokens').selectAll().where('token_hash', '=', tokenHash).forUpdate().executeTakeFirst();
 }
 
-/** Spends a token and erases its CVV in the same statement: a spent token never keeps a CVV. */
-export async function spendToken(ex: Ex, id: string, at: Date): Promise<void> {
-  await ex.updateTable('vault.tokens').set({ used_at: at, cvv_sealed: null }).where('id', '=', id).execute();
+/**
+ * Spends a token and erases its card and CVV in the same statement, with the
+ * card data of the intent's other tokens: from this commit the card lives
+ * only in the spending call's memory, and nothing reads a spent token's card
+ * (a second call finds it spent: an interrupted authorization, resolved by
+ * the intent id), nor another token of an intent whose authorization began.
+ * A sibling locked by another call is skipped: the sweep erases it.
+ */
+export async function spendToken(ex: Ex, token: Pick<TokenRow, 'id' | 'intent_id'>, at: Date): Promise<void> {
+  await sql`
+    UPDATE vault.tokens SET used_at = CASE WHEN id = ${token.id} THEN ${at}::timestamptz ELSE used_at END, card_sealed = NULL, cvv_sealed = NULL
+     WHERE id = ${token.id}
+        OR id IN (SELECT id FROM vault.tokens WHERE intent_id = ${token.intent_id} AND card_sealed IS NOT NULL FOR UPDATE SKIP LOCKED)`.execute(ex);
 }
 
-/**
- * Erases the CVVs of an intent's tokens, in the caller's transaction (the
- * commit that records the intent's outcome). A token locked by a vault call
- * in progress is skipped: that call spends it and erases its CVV itself, and
- * waiting for a paused vault would hold the intent's lock.
- */
-export async function eraseCvvsOfIntent(ex: Ex, intentId: string): Promise<void> {
+/** Erases the card data of an intent's tokens (its outcome is known: nothing will be charged); one locked by a call in progress is skipped. */
+export async function eraseCardsOfIntent(ex: Ex, intentId: string): Promise<void> {
   await ex
     .updateTable('vault.tokens')
-    .set({ cvv_sealed: null })
-    .where('id', 'in', (eb) => eb.selectFrom('vault.tokens').select('id').where('intent_id', '=', intentId).where('cvv_sealed', 'is not', null).forUpdate().skipLocked())
+    .set({ card_sealed: null, cvv_sealed: null })
+    .where('id', 'in', (eb) => eb.selectFrom('vault.tokens').select('id').where('intent_id', '=', intentId).where('card_sealed', 'is not', null).forUpdate().skipLocked())
     .execute();
 }
 
-/** Erases the CVV of every token whose intent expired; returns how many. */
-export async function eraseExpiredCvvs(ex: Ex, now: Date): Promise<number> {
-  const erased = await ex.updateTable('vault.tokens').set({ cvv_sealed: null }).where('cvv_sealed', 'is not', null).where('expires_at', '<=', now).executeTakeFirst();
-  return Number(erased.numUpdatedRows);
+/** A token whose card data is due for erasure, as the sweep reads it. */
+type DueToken = Pick<TokenRow, 'id' | 'card_sealed' | 'fingerprint'>;
+
+/**
+ * Up to `limit` tokens still holding a card that is no longer needed,
+ * locked (a token being spent is skipped): spent (left by versions that kept
+ * the card), expired with its intent, or of an intent `closed` says is over.
+ */
+export async function lockTokensDue(
+  ex: Ex,
+  now: Date,
+  closed: (columns: { companyId: RawBuilder<string>; intentId: RawBuilder<string> }) => RawBuilder<boolean>,
+  limit: number,
+): Promise<DueToken[]> {
+  const intentClosed = closed({ companyId: sql.ref('t.company_id'), intentId: sql.ref('t.intent_id') });
+  const { rows } = await sql<DueToken>`
+    SELECT t.id, t.card_sealed, t.fingerprint FROM vault.tokens t
+     WHERE t.card_sealed IS NOT NULL AND (t.used_at IS NOT NULL OR t.expires_at <= ${now} OR ${intentClosed})
+     LIMIT ${limit}
+       FOR UPDATE OF t SKIP LOCKED`.execute(ex);
+  return rows;
+}
+
+/** Keeps the fingerprint of a token stored before tokens had one (migration 014). */
+export async function setFingerprint(ex: Ex, id: string, fingerprint: string): Promise<void> {
+  await ex.updateTable('vault.tokens').set({ fingerprint }).where('id', '=', id).where('fingerprint', 'is', null).execute();
+}
+
+/** Erases the card and CVV of these tokens; brand, last 4, expiry and fingerprint stay. */
+export async function eraseCards(ex: Ex, ids: string[]): Promise<void> {
+  if (ids.length > 0) await ex.updateTable('vault.tokens').set({ card_sealed: null, cvv_sealed: null }).where('id', 'in', ids).execute();
 }
 
 // --- attempt counters
@@ -163,9 +195,9 @@ export async function storeCard(
       ON CONFLICT (digest) DO NOTHING
       RETURNING 1
     ), stored AS (
-      INSERT INTO vault.tokens (id, token_hash, intent_id, company_id, brand, last4, exp_month, exp_year, card_sealed, cvv_sealed, expires_at, used_at, created_at)
+      INSERT INTO vault.tokens (id, token_hash, intent_id, company_id, brand, last4, exp_month, exp_year, card_sealed, cvv_sealed, fingerprint, expires_at, used_at, created_at)
       SELECT ${token.id}::text, ${token.token_hash}::text, ${token.intent_id}::text, ${token.company_id}::text, ${token.brand}::text, ${token.last4}::text,
-             ${token.exp_month}::int, ${token.exp_year}::int, ${token.card_sealed}::text, ${token.cvv_sealed ?? null}::text,
+             ${token.exp_month}::int, ${token.exp_year}::int, ${token.card_sealed ?? null}::text, ${token.cvv_sealed ?? null}::text, ${card.fingerprint}::text,
              ${token.expires_at}::timestamptz, ${token.used_at ?? null}::timestamptz, ${token.created_at}::timestamptz
       FROM used
       RETURNING 1

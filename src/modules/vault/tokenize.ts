@@ -4,9 +4,10 @@
  * vault checks the attempt limits, the ticket, that the intent still waits for
  * a token, the key, decrypts (the JWE must name the same ticket in its
  * protected header), validates the card, checks the card's velocity, and
- * stores it sealed (number and expiry in one record, the CVV in another so it
- * can be erased) with the JWE's digest (each JWE is accepted once), answering
- * a single-use `vtk_` token.
+ * stores it sealed (number and expiry in one record, the CVV in another) with
+ * the card's keyed fingerprint and the JWE's digest (each JWE is accepted
+ * once), answering a single-use `vtk_` token. The card and CVV are kept only
+ * until the token is spent or its intent is over (authorize.ts, sweep.ts).
  *
  * Card-testing defence, counted in the database so every vault process shares
  * it, and counted before the work it guards (the ticket's HMAC is checked
@@ -144,6 +145,7 @@ export class Tokenizer {
     const cardWindow = windowOf(now, CARD_WINDOW_MS);
     const answer = await repo.storeCard(
       this.deps.db,
+      // The fingerprint is stored with the token too: it outlives the card (sweep.ts).
       { fingerprint: this.deps.fingerprint(card.number), windowStart: cardWindow.start, intentsPerCard: this.deps.intentsPerCardPerHour },
       { digest: jweDigest, expiresAt: claims.expiresAt },
       {
@@ -168,14 +170,4 @@ export class Tokenizer {
     if (!answer.stored) return validationError('encryptedCard', 'was already tokenized; encrypt the card again');
     return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
-}
-
-/** Erases the CVV of tokens whose intent expired, drops old attempt counters and the digests of JWEs whose ticket expired (needs no key). */
-export async function sweepVault(db: Db, now: Date): Promise<number> {
-  const erased = await repo.eraseExpiredCvvs(db, now);
-  const dayAgo = new Date(now.getTime() - 86_400_000);
-  await repo.deleteAttemptsBefore(db, dayAgo);
-  await repo.deleteCardIntentsBefore(db, dayAgo);
-  await repo.deleteUsedJwesExpiredBy(db, now);
-  return erased;
 }

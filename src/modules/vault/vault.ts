@@ -8,6 +8,7 @@ import { cardFingerprinter } from './card-fingerprint.js';
 import type { IntentTokenGate } from './intent-gate.js';
 import { VaultKeys } from './keys.js';
 import { vaultSealers } from './master-key.js';
+import { VaultSweeper } from './sweep.js';
 import { Tokenizer, type TokenizeLimits } from './tokenize.js';
 
 export interface VaultDeps extends TokenizeLimits {
@@ -23,17 +24,24 @@ export interface VaultDeps extends TokenizeLimits {
 }
 
 export interface Vault {
+  /** The database it works on, as the vault's role (VAULT_DATABASE_URL). */
+  db: Db;
   keys: VaultKeys;
   tokenizer: Tokenizer;
   authorizer: CardAuthorizer;
+  /** Erases card data no longer needed, and the counters that have served (run by the vault's process). */
+  sweeper: VaultSweeper;
 }
 
 export function buildVault(deps: VaultDeps): Vault {
   const sealers = vaultSealers(deps.masterKey);
   const keys = new VaultKeys(deps.db, deps.clock, sealers.keys);
+  const fingerprint = cardFingerprinter(deps.masterKey);
   return {
+    db: deps.db,
     keys,
-    tokenizer: new Tokenizer({ ...deps, keys, sealers, fingerprint: cardFingerprinter(deps.masterKey) }),
+    tokenizer: new Tokenizer({ ...deps, keys, sealers, fingerprint }),
     authorizer: new CardAuthorizer(deps.db, deps.clock, sealers, deps.acquirer),
+    sweeper: new VaultSweeper({ db: deps.db, sealers, fingerprint, intentTokenGate: deps.intentTokenGate }),
   };
 }
