@@ -179,8 +179,13 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     webhooks: webhookDocs(),
     languages: { 'pt-BR': PT_BR_DOCUMENT },
   });
-  installAuth(app, deps.config.env, services.companies.keyLookup, deps.clock);
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
+  installAuth(app, {
+    env: deps.config.env,
+    lookup: services.companies.keyLookup,
+    clock: deps.clock,
+    failuresPerMinute: deps.config.authFailuresPerIpPerMinute,
+  });
   installIdempotency(app, services.idempotency);
 
   healthRoutes(app, deps.db);

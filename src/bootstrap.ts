@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SVC } from './cli/invocation.js';
 import { isDomainError, type Outcome } from './lib/domain-error.js';
 import { DEMO } from './modules/demo/index.js';
 import type { Runtime } from './runtime.js';
@@ -52,7 +53,7 @@ export function describeDemo(demo: DemoSetup, apiUrl: string): string {
     `  Sandbox ready at ${apiUrl}  (API reference: ${apiUrl}/docs)`,
     `  Demo company: ${demo.companyName} (${demo.companyId})`,
     `  Approved recipient accounts: ${demo.accounts.map((a) => `${a.name} ${a.document}`).join(', ')}`,
-    demo.key ? `  Sandbox API key: ${demo.key}` : '  Sandbox API key: issue one with `npx svc key issue --company ' + demo.companyId + '`',
+    demo.key ? `  Sandbox API key: ${demo.key}` : `  Sandbox API key: issue one with \`${SVC} key issue --company ${demo.companyId}\``,
     '',
   ].join('\n');
 }

@@ -16,12 +16,13 @@
  */
 import { parseArgs } from 'node:util';
 import { isClientCommand, runClientCommand } from './cli/client-commands.js';
+import { SVC } from './cli/invocation.js';
 import { ConfigError, loadConfig, type ConfigReader } from './config.js';
 import { operatorCommand } from './operator/index.js';
 import { startRole, type Role } from './roles.js';
 import { openRuntime, StartError } from './runtime.js';
 
-const USAGE = `usage: svc <command>
+const USAGE = `usage: ${SVC} <command>   (in the repository; from elsewhere: npm --prefix /path/to/it run svc -- <command>)
   serve                      API + vault + worker in one process (the embedded default)
   api | vault | worker       one role
   vault rotate-key           a new current encryption key (the previous one stays usable 10 minutes at least)
@@ -35,8 +36,8 @@ const USAGE = `usage: svc <command>
   account approve --document D
   providers check            which connector serves each method; proves each configured one answers (exit 1 if not)
   pix register-webhook       registers PIX_WEBHOOK_URL at the PSP (PUT /webhook/{chave}; also done when the API starts)
-  listen --forward-to URL    forwards the API key's events to a local URL, signed with a local secret (svc listen -h)
-  trigger <event type>       makes a sandbox payment that emits that event (svc trigger -h)
+  listen --forward-to URL    forwards the API key's events to a local URL, signed with a local secret (${SVC} listen -h)
+  trigger <event type>       makes a sandbox payment that emits that event (${SVC} trigger -h)
 options: --json (machine-readable output)`;
 
 const OPTIONS = {

@@ -71,6 +71,26 @@ test('the rate limit defaults to 25 per second in the sandbox and 100 in product
   assert.equal(loadConfig(PRODUCTION).rateLimitPerSecond, 100);
 });
 
+test('HOST: the sandbox listens on loopback only, production on every interface (as before); a set HOST wins in both', () => {
+  assert.equal(loadConfig({}).host, '127.0.0.1');
+  assert.equal(loadConfig(PRODUCTION).host, '0.0.0.0');
+  assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
+  assert.equal(loadConfig({ ...PRODUCTION, HOST: '10.1.2.3' }).host, '10.1.2.3');
+});
+
+test('the per-address limits of failed authentications (30) and of the demo routes (60) per minute are configurable', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.authFailuresPerIpPerMinute, 30);
+  assert.equal(defaults.demoPerIpPerMinute, 60);
+  const set = loadConfig({ AUTH_FAILURES_PER_IP_PER_MINUTE: '5', DEMO_PER_IP_PER_MINUTE: '7' });
+  assert.equal(set.authFailuresPerIpPerMinute, 5);
+  assert.equal(set.demoPerIpPerMinute, 7);
+  for (const value of ['0', 'x', '-3']) {
+    refusal({ AUTH_FAILURES_PER_IP_PER_MINUTE: value }, 'AUTH_FAILURES_PER_IP_PER_MINUTE');
+    refusal({ DEMO_PER_IP_PER_MINUTE: value }, 'DEMO_PER_IP_PER_MINUTE');
+  }
+});
+
 test('PUBLIC_API_URL: defaults to localhost and the API port, loses a trailing slash, must be http(s)', () => {
   assert.equal(loadConfig({}).publicApiUrl, 'http://localhost:3000');
   assert.equal(loadConfig({ PORT: '8080' }).publicApiUrl, 'http://localhost:8080');

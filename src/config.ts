@@ -33,6 +33,7 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
 
 export interface Config {
   env: Environment;
+  /** Where the API and the vault listen (HOST): loopback in the sandbox, every interface in production. */
   host: string;
   port: number;
   vaultPort: number;
@@ -43,6 +44,10 @@ export interface Config {
   payPagePerIpPerMinute: number;
   /** Payments the hosted page may start per payment link per minute (PAY_PAGE_PER_LINK_PER_MINUTE). */
   payPagePerLinkPerMinute: number;
+  /** Failed authentications (no key, or a key that is not valid) per client address per minute, then 429 (AUTH_FAILURES_PER_IP_PER_MINUTE). */
+  authFailuresPerIpPerMinute: number;
+  /** Requests to the sandbox's /demo routes per client address per minute (DEMO_PER_IP_PER_MINUTE). */
+  demoPerIpPerMinute: number;
   /**
    * Addresses or CIDR ranges of the reverse proxies in front of the API and the vault (TRUST_PROXY):
    * only a request arriving from one of them has its client address taken from X-Forwarded-For.
@@ -324,13 +329,16 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
   const providers = providerChoice(env, svcEnv);
   return {
     env: svcEnv,
-    host: env.HOST || '0.0.0.0',
+    // The sandbox is a laptop's: reachable from other machines only when HOST says so.
+    host: env.HOST || (svcEnv === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port,
     vaultPort,
     publicVaultUrl: url(env, 'PUBLIC_VAULT_URL', ['http:', 'https:']) ?? `http://localhost:${vaultPort}`,
     publicApiUrl: (url(env, 'PUBLIC_API_URL', ['http:', 'https:']) ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     payPagePerIpPerMinute: integer(env, 'PAY_PAGE_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
     payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
+    authFailuresPerIpPerMinute: integer(env, 'AUTH_FAILURES_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
+    demoPerIpPerMinute: integer(env, 'DEMO_PER_IP_PER_MINUTE', 60, 1, 1_000_000),
     trustProxy: proxyAddresses(env, 'TRUST_PROXY'),
     databaseUrl,
     vaultDatabaseUrl,

@@ -8,6 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { describeDemo, ensureDemo } from './bootstrap.js';
+import { SVC } from './cli/invocation.js';
 import { StartError, type Runtime } from './runtime.js';
 import { serveOperatorCommands } from './operator/index.js';
 import { buildVaultApp } from './modules/vault/index.js';
@@ -22,7 +23,7 @@ function registerProviderNotifications(runtime: Runtime): void {
   if (!pix?.registerNotifications || !runtime.config.bcbPix?.webhookUrl) return;
   pix.registerNotifications().then(
     (detail) => runtime.log.info({ provider: pix.name }, detail),
-    (err: unknown) => runtime.log.warn({ provider: pix.name, err: (err as Error).message }, 'could not register the Pix webhook; run svc pix register-webhook'),
+    (err: unknown) => runtime.log.warn({ provider: pix.name, err: (err as Error).message }, `could not register the Pix webhook; run ${SVC} pix register-webhook`),
   );
 }
 

@@ -1,8 +1,9 @@
 /**
  * The runtime of one process: configuration, logger, database (migrated),
  * services. Every role (`svc serve`, `svc api`, `svc worker`) and every
- * operator command opens one. With the embedded PGlite, a lock file in
- * DATA_DIR keeps a second process from opening the same data folder.
+ * operator command opens one. DATA_DIR is made owner-only first
+ * (data-dir.ts). With the embedded PGlite, a lock file in DATA_DIR keeps a
+ * second process from opening the same data folder.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -12,6 +13,7 @@ import { buildServices, type AppDeps, type Services } from './app.js';
 import type { Config } from './config.js';
 import { MIGRATION_TIMEOUTS, migrate, openDatabase, type DatabaseHandle, type Db } from './db/database.js';
 import { isDatabaseUnavailable } from './db/unavailable.js';
+import { describeTightened, ownerOnlyDataDir } from './data-dir.js';
 import { serializeRequest } from './http/log-serializers.js';
 import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
@@ -19,6 +21,7 @@ import { newId } from './lib/ids.js';
 import { buildProviders } from './modules/providers/index.js';
 import { intentTokenGate } from './modules/payment-intents/index.js';
 import { buildVault, grantVaultAccess, httpVaultClient, type Vault } from './modules/vault/index.js';
+import { StartError } from './start-error.js';
 
 export interface Runtime {
   config: Config;
@@ -44,8 +47,7 @@ function makeLogger(config: Config): Logger {
   });
 }
 
-/** A start that cannot go on for a reason the operator fixes (a port in use, a data folder in use): one line, no stack trace. */
-export class StartError extends Error {}
+export { StartError } from './start-error.js';
 
 function lockEmbeddedDatabase(dataDir: string): () => void {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -146,6 +148,8 @@ async function migrateWhenReachable(config: Config, database: DatabaseHandle, lo
 }
 
 export async function openRuntime(config: Config, log = makeLogger(config)): Promise<Runtime> {
+  const tightened = ownerOnlyDataDir(config.dataDir);
+  if (tightened) log.warn(...describeTightened(config.dataDir, tightened));
   const unlock = config.databaseUrl ? () => {} : lockEmbeddedDatabase(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,

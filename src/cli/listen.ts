@@ -8,6 +8,8 @@
  * in a state file (default ~/.config/svc/listen.json, one entry per API URL
  * and key, mode 0600), so a restart resumes where it stopped with the same
  * secret. A first start forwards only the events that come after it.
+ * `--print-secret` prints the entry's secret alone (making the entry as a
+ * first start would, if there is none), for a shop's configuration.
  *
  * Event ids are made before their transaction commits, so an event can
  * become visible after a later id already was: each sweep starts LOOKBACK_MS
@@ -22,12 +24,16 @@ import { firstIdAt, timeOfId } from '../lib/ids.js';
 import { EVENT_TYPES } from '../modules/events/rules.js';
 import { newWebhookSecret, signedHeaders } from '../modules/webhooks/signature.js';
 import { ApiError, apiTarget, callApi, ClientUsageError, type ApiTarget } from './api-client.js';
+import { SVC } from './invocation.js';
 
-export const LISTEN_USAGE = `usage: svc listen --forward-to URL [--events a,b] [--api-key K] [--api-url URL] [--state FILE]
+export const LISTEN_USAGE = `usage: ${SVC} listen --forward-to URL [--events a,b] [--api-key K] [--api-url URL] [--state FILE]
+       npm run -s svc -- listen --print-secret [--api-key K] [--api-url URL] [--state FILE]
   forwards the events of the API key's company to URL, signed with a local secret (printed at the start)
+  --print-secret  prints that secret alone on one line and exits (made and kept as a first start would, if new)
   --events      only these types (${EVENT_TYPES.join(', ')})
   --api-key     default SVC_API_KEY          --api-url  default SVC_API_URL, else http://localhost:$PORT (3000)
-  --state       where the secret and the cursor are kept (default ~/.config/svc/listen.json)`;
+  --state       where the secret and the cursor are kept, one entry per API URL and key, owner-only
+                (default ~/.config/svc/listen.json; delete it, or the entry, for a new secret and a fresh start)`;
 
 const LOOKBACK_MS = 5_000;
 const POLL_MS = 500;
@@ -88,6 +94,18 @@ function eventFilter(raw: string | undefined): ((type: string) => boolean) | und
   return (type) => types.includes(type);
 }
 
+/** The entry of `api` in the state file; made and written on a first start, which forwards what comes next, not the company's history. */
+async function profileOf(api: ApiTarget, file: string): Promise<Profile> {
+  const name = profileName(api);
+  const stored = readState(file)[name];
+  if (stored) return stored;
+  const newest = await callApi<{ data: StoredEvent[] }>(api, 'GET', '/v2/events?limit=1');
+  const since = newest.data[0]?.id ?? firstIdAt('evt', 0);
+  const profile = { secret: newWebhookSecret(), cursor: since, since, recent: [] };
+  writeState(file, name, profile);
+  return profile;
+}
+
 /** POSTs one event to the local URL; answers the status (or the error) and the time taken. */
 async function forward(url: string, secret: string, event: StoredEvent, body: string): Promise<string> {
   const headers = {
@@ -117,6 +135,7 @@ export async function listen(argv: string[], env: NodeJS.ProcessEnv, print: (lin
       'api-key': { type: 'string' },
       'api-url': { type: 'string' },
       state: { type: 'string' },
+      'print-secret': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -126,21 +145,17 @@ export async function listen(argv: string[], env: NodeJS.ProcessEnv, print: (lin
     return 0;
   }
   const target = values['forward-to'];
+  if (values['print-secret']) {
+    if (target !== undefined) throw new ClientUsageError('--print-secret forwards nothing: leave out --forward-to');
+    print((await profileOf(apiTarget(values, env), statePath(values, env))).secret);
+    return 0;
+  }
   if (!target || !URL.canParse(target)) throw new ClientUsageError('give the local URL to forward to: --forward-to http://localhost:8080/webhooks');
   const wanted = eventFilter(values.events);
   const api = apiTarget(values, env);
   const file = statePath(values, env);
   const name = profileName(api);
-
-  let profile = readState(file)[name];
-  if (!profile) {
-    // A first start forwards what comes next, not the company's history.
-    const newest = await callApi<{ data: StoredEvent[] }>(api, 'GET', '/v2/events?limit=1');
-    const since = newest.data[0]?.id ?? firstIdAt('evt', 0);
-    profile = { secret: newWebhookSecret(), cursor: since, since, recent: [] };
-    writeState(file, name, profile);
-  }
-  const state = profile;
+  const state = await profileOf(api, file);
   print(`Ready. Forwarding events to ${target}${values.events ? ` (${values.events})` : ''}.`);
   print(`Webhook signing secret: ${state.secret} (kept in ${file})`);
 

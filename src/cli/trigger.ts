@@ -12,8 +12,9 @@ import { parseArgs } from 'node:util';
 import { EVENT_TYPES, type EventType } from '../modules/events/rules.js';
 import { SANDBOX_BUYER } from '../modules/payment-intents/schemas.js';
 import { apiTarget, callApi, ClientUsageError, type ApiTarget } from './api-client.js';
+import { SVC } from './invocation.js';
 
-export const TRIGGER_USAGE = `usage: svc trigger <event type> [--api-key K] [--api-url URL]
+export const TRIGGER_USAGE = `usage: ${SVC} trigger <event type> [--api-key K] [--api-url URL]
   event types: transaction.created, transaction.paid, transaction.canceled, refund.succeeded (sandbox keys)`;
 
 /** One step of a flow: acts on the transaction and answers the line to print. */

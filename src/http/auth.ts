@@ -5,12 +5,22 @@
  * KEY_CACHE_MS so a busy key does not cost a query per request, while a
  * revoked key is refused within that time on every node (the contract allows
  * 5 s). A key of the other environment is refused like an unknown one.
+ *
+ * Keys the database knows and keys it does not are cached apart, each in a
+ * bounded LRU: a flood of random keys only evicts other random keys. Failed
+ * authentications (every 401) are counted per client address; past
+ * AUTH_FAILURES_PER_IP_PER_MINUTE the address gets 429 RATE_LIMITED, and a key
+ * not in the caches is then refused without a query, unless this process has
+ * seen it authenticate: a valid key keeps working from an address that also
+ * sends bad ones.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../config.js';
 import type { Clock } from '../lib/clock.js';
+import { LruMap } from '../lib/lru.js';
 import { environmentOfKey, hashKey, looksLikeKey, type KeyLookup, type Scope } from '../modules/companies/index.js';
 import { AppError } from './errors.js';
+import { perMinuteCounter } from './rate-limit.js';
 
 export interface AuthContext {
   companyId: string;
@@ -29,18 +39,55 @@ declare module 'fastify' {
 }
 
 export const KEY_CACHE_MS = 2_000;
-const KEY_CACHE_MAX = 10_000;
+/** Keys the database knows (one per active integration), each kept until the least recently used goes. */
+const KNOWN_KEYS_MAX = 10_000;
+/** Keys the database does not know: their own LRU, so that guessing cannot push a known key out. */
+const UNKNOWN_KEYS_MAX = 10_000;
 
-export function installAuth(app: FastifyInstance, env: Environment, lookup: KeyLookup, clock: Clock): void {
-  const cache = new Map<string, { at: number; value: Awaited<ReturnType<KeyLookup>> }>();
+type Grant = NonNullable<Awaited<ReturnType<KeyLookup>>>;
 
-  async function find(hash: string) {
-    const hit = cache.get(hash);
-    if (hit && clock.now().getTime() - hit.at < KEY_CACHE_MS) return hit.value;
-    const value = await lookup(hash);
-    if (cache.size >= KEY_CACHE_MAX) cache.clear();
-    cache.set(hash, { at: clock.now().getTime(), value });
-    return value;
+interface AuthOptions {
+  env: Environment;
+  lookup: KeyLookup;
+  clock: Clock;
+  /** Failed authentications a client address may make per minute before 429. */
+  failuresPerMinute: number;
+}
+
+/** Needs the rate-limit plugin (installRateLimit) registered first: the failure counts share its store. */
+export function installAuth(app: FastifyInstance, { env, lookup, clock, failuresPerMinute }: AuthOptions): void {
+  const known = new LruMap<string, { at: number; grant: Grant }>(KNOWN_KEYS_MAX);
+  const unknown = new LruMap<string, number>(UNKNOWN_KEYS_MAX);
+  const failures = perMinuteCounter(app, 'auth-failures', failuresPerMinute, (request) => request.ip);
+  const works = (grant: Grant) => !grant.revoked && grant.environment === env;
+
+  /** A key's grant, from the caches while fresh; else from the database, unless the address has used up its failures on a key never seen working. */
+  async function find(request: FastifyRequest, hash: string): Promise<Grant | undefined> {
+    const now = clock.now().getTime();
+    const hit = known.get(hash);
+    if (hit && now - hit.at < KEY_CACHE_MS) return hit.grant;
+    const missedAt = unknown.get(hash);
+    // The same bound as revocation: a key issued after a miss works within KEY_CACHE_MS.
+    if (missedAt !== undefined && now - missedAt < KEY_CACHE_MS) return undefined;
+    if (!(hit && works(hit.grant))) {
+      const refusal = await failures.spent(request);
+      if (refusal) throw refusal;
+    }
+    const grant = await lookup(hash);
+    const at = clock.now().getTime();
+    if (grant) {
+      known.set(hash, { at, grant });
+      unknown.delete(hash);
+    } else {
+      unknown.set(hash, at);
+      known.delete(hash);
+    }
+    return grant;
+  }
+
+  /** A 401 counts against the address; past its allowance the answer is 429 instead. */
+  async function fail(request: FastifyRequest, unauthorized: AppError): Promise<never> {
+    throw (await failures.count(request)) ?? unauthorized;
   }
 
   app.decorateRequest('auth', undefined);
@@ -49,14 +96,14 @@ export function installAuth(app: FastifyInstance, env: Environment, lookup: KeyL
     if (!scope) return;
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) throw new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+    if (!match) return fail(request, new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>'));
     const token = match[1]!;
-    if (!looksLikeKey(token)) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    if (!looksLikeKey(token)) return fail(request, new AppError('UNAUTHORIZED', 'Invalid API key'));
     if (environmentOfKey(token) !== env) {
-      throw new AppError('UNAUTHORIZED', `This key belongs to the other environment; this is the ${env} environment`);
+      return fail(request, new AppError('UNAUTHORIZED', `This key belongs to the other environment; this is the ${env} environment`));
     }
-    const found = await find(hashKey(token));
-    if (!found || found.revoked || found.environment !== env) throw new AppError('UNAUTHORIZED', 'Invalid API key');
+    const found = await find(request, hashKey(token));
+    if (!found || !works(found)) return fail(request, new AppError('UNAUTHORIZED', 'Invalid API key'));
     if (found.scopes && !found.scopes.includes(scope)) {
       throw new AppError('FORBIDDEN', `This key lacks the ${scope} scope`);
     }

@@ -44,11 +44,43 @@ export async function installRateLimit(app: FastifyInstance, opts: RateLimitOpti
   });
 }
 
+/** 429 RATE_LIMITED past a per-minute limit of `max`, to retry after `seconds`. */
+function perMinuteRefusal(max: number, seconds: number): AppError {
+  return new AppError('RATE_LIMITED', `Too many requests (${max} a minute); retry after ${seconds} s`, undefined, Math.max(1, seconds));
+}
+
+/**
+ * A count per minute of what `key` names in a request (an address, a link),
+ * kept in the same store as the per-key limit (Redis when configured, shared
+ * by every process), for what the global per-key limit does not cover. Each
+ * counter has its own `name`, so several may count one request.
+ */
+interface PerMinuteCounter {
+  /** Counts the request; answers the refusal once it is past `max` in its minute. */
+  count(request: FastifyRequest): Promise<AppError | undefined>;
+  /** Answers the refusal the next count would get (the allowance is used up), counting nothing. */
+  spent(request: FastifyRequest): Promise<AppError | undefined>;
+}
+
+export function perMinuteCounter(app: FastifyInstance, name: string, max: number, key: (request: FastifyRequest) => string): PerMinuteCounter {
+  const limit = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${key(request)}`, allowList: () => false });
+  return {
+    async count(request) {
+      const outcome = await limit(request);
+      return outcome.isAllowed || !outcome.isExceeded ? undefined : perMinuteRefusal(outcome.max, outcome.ttlInSeconds);
+    },
+    async spent(request) {
+      const outcome = await limit(request, { increment: false });
+      return outcome.isAllowed || outcome.remaining > 0 ? undefined : perMinuteRefusal(outcome.max, outcome.ttlInSeconds);
+    },
+  };
+}
+
 /**
  * A limit of `max` requests per minute per `key` of the request, for public
- * routes (no API key, so the global per-key limit skips them), in the same
- * store as the per-key limit. Returns a preHandler hook; several may guard
- * one route (per address and per resource), each with its own name.
+ * routes (no API key, so the global per-key limit skips them). Returns a hook
+ * (onRequest or preHandler); several may guard one route (per address and
+ * per resource), each with its own name.
  */
 export function perMinuteLimit(
   app: FastifyInstance,
@@ -56,10 +88,9 @@ export function perMinuteLimit(
   max: number,
   key: (request: FastifyRequest) => string,
 ): (request: FastifyRequest) => Promise<void> {
-  const limit = app.createRateLimit({ max, timeWindow: 60_000, keyGenerator: (request) => `${name}:${key(request)}`, allowList: () => false });
+  const counter = perMinuteCounter(app, name, max, key);
   return async (request) => {
-    const outcome = await limit(request);
-    if (outcome.isAllowed || !outcome.isExceeded) return;
-    throw new AppError('RATE_LIMITED', `Too many requests (${outcome.max} a minute); retry after ${outcome.ttlInSeconds} s`, undefined, Math.max(1, outcome.ttlInSeconds));
+    const refusal = await counter.count(request);
+    if (refusal) throw refusal;
   };
 }

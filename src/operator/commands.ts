@@ -4,6 +4,7 @@
  * `svc serve` process that holds the embedded database (see socket.ts). Both
  * paths run this code, so the output is the same wherever it ran.
  */
+import { SVC } from '../cli/invocation.js';
 import type { FeePlan } from '../db/types.js';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
 import { checkProviders } from '../modules/providers/index.js';
@@ -90,7 +91,7 @@ async function operate(runtime: Runtime, { words, values }: CommandLine): Promis
     }
     case 'account create': {
       const outcome = await companies.createAccount(need(values.document as string, '--document'), need(values.name as string, '--name'));
-      return output(outcome, (a) => ({ json: a, text: `account ${a.document} created (${a.status}); approve it with svc account approve --document ${a.document}` }));
+      return output(outcome, (a) => ({ json: a, text: `account ${a.document} created (${a.status}); approve it with ${SVC} account approve --document ${a.document}` }));
     }
     case 'account approve': {
       const outcome = await companies.approveAccount(need(values.document as string, '--document'));

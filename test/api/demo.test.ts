@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { CompactEncrypt, importJWK } from 'jose';
+import { buildApp } from '../../src/app.js';
 import { DEMO } from '../../src/modules/demo/index.js';
 import { engines } from '../helpers/db.js';
 import { startTestApp, type TestApp, productionEnv } from '../helpers/app.js';
@@ -141,6 +142,35 @@ for (const engine of engines()) {
       assert.equal(read.json().status, 'PAID');
       // The same sale through the API with the demo seller's key.
       assert.equal((await t.call({ method: 'GET', url: `/v2/transactions/${trx.id}` })).json().status, 'PAID');
+    });
+
+    test('each address may make DEMO_PER_IP_PER_MINUTE demo requests a minute, then 429 RATE_LIMITED with Retry-After; others go on', async () => {
+      const app = await buildApp({ ...t.deps, config: { ...t.deps.config, demoPerIpPerMinute: 3 } }, t.services);
+      try {
+        const from = (remoteAddress: string, method: 'GET' | 'POST', url: string, payload?: Json) => app.inject({ method, url, remoteAddress, ...(payload ? { payload } : {}) });
+        const neighbour = '192.0.2.40';
+        assert.equal((await from(neighbour, 'GET', '/demo/config')).statusCode, 200);
+        const sale = await from(neighbour, 'POST', '/demo/intents', { paymentMethod: 'PIX' });
+        assert.equal(sale.statusCode, 201, sale.body);
+        const paid = await from(neighbour, 'POST', `/demo/transactions/${sale.json().transactionId}/pay`);
+        assert.equal(paid.statusCode, 200, paid.body);
+
+        const demoSales = () => t.db.db.selectFrom('payment_intents').select('id').where('reference_id', 'like', 'demo-%').execute();
+        const sales = (await demoSales()).length;
+        for (const [method, url, payload] of [
+          ['POST', '/demo/intents', { paymentMethod: 'PIX' }],
+          ['GET', '/demo/checkout', undefined],
+          ['POST', `/demo/transactions/${sale.json().transactionId}/pay`, undefined],
+        ] as const) {
+          const refused = await from(neighbour, method, url, payload);
+          assertError(refused, 429, 'RATE_LIMITED');
+          assert.match(String(refused.headers['retry-after']), /^[1-9]\d*$/, url);
+        }
+        assert.equal((await demoSales()).length, sales, 'the refused request made no sale');
+        assert.equal((await from('192.0.2.41', 'GET', '/demo/config')).statusCode, 200, 'another address is not limited');
+      } finally {
+        await app.close();
+      }
     });
 
     test('a boleto demo intent carries the digitable line and due date; pay makes it PAID', async () => {

@@ -60,8 +60,8 @@ async function triggerEvent(type: string): Promise<string> {
   return res.stdout;
 }
 
-async function startListen(extra: string[] = []): Promise<{ proc: SvcProcess; secret: string }> {
-  const proc = spawnSvc(['listen', '--forward-to', receiverUrl, '--state', path.join(stateDir, 'listen.json'), ...extra], childEnv(server.deployment, clientEnv()));
+async function startListen(extra: string[] = [], state = path.join(stateDir, 'listen.json')): Promise<{ proc: SvcProcess; secret: string }> {
+  const proc = spawnSvc(['listen', '--forward-to', receiverUrl, '--state', state, ...extra], childEnv(server.deployment, clientEnv()));
   const deadline = Date.now() + 30_000;
   for (;;) {
     const match = /Webhook signing secret: (whsec_\S+)/.exec(proc.stdout());
@@ -136,6 +136,27 @@ test('svc listen forwards signed events of the key’s company; svc trigger make
   const state = fs.statSync(path.join(stateDir, 'listen.json'));
   assert.equal(state.mode & 0o777, 0o600, 'the state file holds a secret: owner only');
   assert.ok(!fs.readFileSync(path.join(stateDir, 'listen.json'), 'utf8').includes(server.key), 'the API key is not written');
+});
+
+test('svc listen --print-secret prints the signing secret alone, the one listen then signs with', async () => {
+  const state = path.join(stateDir, 'print-secret.json');
+  const printed = await runCli(server.deployment, ['listen', '--print-secret', '--state', state], clientEnv());
+  assert.equal(printed.code, 0, printed.stderr);
+  assert.match(printed.stdout, /^whsec_[A-Za-z0-9+/]{43}=\n$/, 'the secret and a newline, nothing else');
+  assert.equal(printed.stderr, '');
+  assert.equal(fs.statSync(state).mode & 0o777, 0o600, 'made and kept as a first start would');
+  const again = await runCli(server.deployment, ['listen', '--print-secret', '--state', state], clientEnv());
+  assert.equal(again.stdout, printed.stdout, 'the same secret every time');
+
+  const listener = await startListen([], state);
+  try {
+    assert.equal(listener.secret, printed.stdout.trim(), 'listen signs with the printed secret');
+  } finally {
+    assert.deepEqual(await listener.proc.stop(), { code: 0, signal: null });
+  }
+  const withTarget = await runCli(server.deployment, ['listen', '--print-secret', '--forward-to', receiverUrl], clientEnv());
+  assert.equal(withTarget.code, 2);
+  assert.match(withTarget.stderr, /--print-secret forwards nothing/);
 });
 
 test('svc trigger refuses what the sandbox cannot make and what is not an event type; listen needs a key', async () => {

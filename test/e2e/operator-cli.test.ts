@@ -55,7 +55,7 @@ test('operator commands run while svc serve holds the embedded database', async 
   assert.match(refused.stderr, /^error: document 12\.ABC\.345\/01DE-35 must be .*digits only/);
   const unknown = await runCli(deployment, ['company', 'rename']);
   assert.equal(unknown.code, 2, 'a usage error keeps its exit code');
-  assert.match(unknown.stderr, /unknown command: company rename\nusage: svc/);
+  assert.match(unknown.stderr, /unknown command: company rename\nusage: npm run svc -- <command>/);
 
   const info = await server.stop({ keep: true });
   live = undefined;

@@ -58,7 +58,8 @@ export const RECIPIENTS = DEMO.accounts.map((a) => a.document);
 export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): Promise<TestApp> {
   const db = await openTestDatabase(engine);
   const clock = new ManualClock('2026-11-21T12:00:00.000Z');
-  const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', ...opts.env });
+  // Every inject comes from one address: the per-address limits are lifted unless a test sets them.
+  const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', DEMO_PER_IP_PER_MINUTE: '1000000', ...opts.env });
   const internalKey = randomBytes(32);
   const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), internalKey };
   // The configuration's choice of connectors is not used here: every enabled method is served by this provider.

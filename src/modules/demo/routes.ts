@@ -9,13 +9,16 @@
  * they only ever touch what the demo page itself created: intents and
  * transactions carry `metadata.source = demo-checkout`, and anything else of
  * the demo company (e.g. what an evaluator creates with the sandbox key) is
- * 404 here. Hidden from the API reference: they are not part of the API.
+ * 404 here. Each client address may make DEMO_PER_IP_PER_MINUTE requests to
+ * them a minute (they create sales and mark them paid with no key). Hidden
+ * from the API reference: they are not part of the API.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { IdParams } from '../../http/common-schemas.js';
+import { perMinuteLimit } from '../../http/rate-limit.js';
 import { respond } from '../../http/respond.js';
 import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
@@ -88,22 +91,24 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
   }
 
   const hidden = { hide: true } as const;
+  // onRequest: counted before anything reads the request, a malformed one included.
+  const limited = { onRequest: perMinuteLimit(app, 'demo-ip', config.demoPerIpPerMinute, (request) => request.ip) };
   const page = (file: string, type: string) => async (request: FastifyRequest, reply: FastifyReply) => {
     const company = await demoCompany();
     if (isDomainError(company)) return respond(request, reply, company);
     return serveAsset(request, reply, `demo/${file}`, type);
   };
 
-  app.get('/demo/checkout', { schema: hidden }, async (request, reply) => {
+  app.get('/demo/checkout', { ...limited, schema: hidden }, async (request, reply) => {
     const company = await demoCompany();
     if (isDomainError(company)) return respond(request, reply, company);
     reply.header('Content-Security-Policy', checkoutPagePolicy(config.publicVaultUrl, { self: true })).header('Referrer-Policy', 'no-referrer');
     return serveAsset(request, reply, 'demo/checkout.html', 'text/html; charset=utf-8');
   });
-  app.get('/demo/checkout.js', { schema: hidden }, page('checkout.js', 'application/javascript; charset=utf-8'));
-  app.get('/demo/checkout.css', { schema: hidden }, page('checkout.css', 'text/css; charset=utf-8'));
+  app.get('/demo/checkout.js', { ...limited, schema: hidden }, page('checkout.js', 'application/javascript; charset=utf-8'));
+  app.get('/demo/checkout.css', { ...limited, schema: hidden }, page('checkout.css', 'text/css; charset=utf-8'));
 
-  app.get('/demo/config', { schema: { ...hidden, response: { 200: DemoConfig } } }, async (request, reply) => {
+  app.get('/demo/config', { ...limited, schema: { ...hidden, response: { 200: DemoConfig } } }, async (request, reply) => {
     const company = await demoCompany();
     const outcome = isDomainError(company) ? company : { vaultUrl: config.publicVaultUrl, companyName: company.name };
     return respond(request, noStore(reply, outcome), outcome);
@@ -111,7 +116,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
 
   app.post<{ Body: Static<typeof DemoIntentBody> }>(
     '/demo/intents',
-    { schema: { ...hidden, body: DemoIntentBody, response: { 201: IntentSchema } } },
+    { ...limited, schema: { ...hidden, body: DemoIntentBody, response: { 201: IntentSchema } } },
     async (request, reply) => {
       const company = await demoCompany();
       if (isDomainError(company)) return respond(request, reply, company);
@@ -134,7 +139,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
 
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof DemoConfirmBody> }>(
     '/demo/intents/:id/confirm',
-    { schema: { ...hidden, params: IdParams, body: DemoConfirmBody, response: { 201: TransactionSchema } } },
+    { ...limited, schema: { ...hidden, params: IdParams, body: DemoConfirmBody, response: { 201: TransactionSchema } } },
     async (request, reply) => {
       const company = await demoCompany();
       if (isDomainError(company)) return respond(request, reply, company);
@@ -147,7 +152,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
 
   app.post<{ Params: Static<typeof IdParams> }>(
     '/demo/transactions/:id/pay',
-    { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
+    { ...limited, schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
     async (request, reply) => {
       const transaction = await demoTransaction(request.params.id);
       if (isDomainError(transaction)) return respond(request, reply, transaction);
@@ -158,7 +163,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
 
   app.get<{ Params: Static<typeof IdParams> }>(
     '/demo/transactions/:id',
-    { schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
+    { ...limited, schema: { ...hidden, params: IdParams, response: { 200: TransactionSchema } } },
     async (request, reply) => {
       const transaction = await demoTransaction(request.params.id);
       return respond(request, noStore(reply, transaction), transaction);

@@ -13,7 +13,8 @@ export function eventRoutes(app: FastifyInstance, events: EventService): void {
   app.get<{ Querystring: Static<typeof EventListQuery> }>(
     '/v2/events',
     {
-      config: { scope: 'webhooks:read' },
+      // A follower (svc listen) asks for what came `after` its cursor twice a second: those reads are polls.
+      config: { scope: 'webhooks:read', poll: (request) => (request.query as Static<typeof EventListQuery>).after !== undefined },
       schema: { operationId: 'listEvents', tags: ['Events'], summary: 'List events, newest first (with after: the later ones, oldest first)', querystring: EventListQuery, response: { 200: listEnvelope(EventSchema) } },
     },
     async (request, reply) => respond(request, reply.type(JSON_TYPE), await events.list(authOf(request).companyId, request.query)),
