@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
@@ -45,8 +45,11 @@ function stubDb() {
 const TEXT = 'insert into "c" ("z") values ($1)';
 const settle = (promises: Promise<void>[]) => Promise.allSettled(promises);
 const tick = () => new Promise((resolve) => setImmediate(resolve));
+/** Keeps MAX_WAIT_MS from sending a waiting run alone while the test steps through (a loaded machine can take 100 ms between two ticks). */
+const holdWaits = (t: TestContext) => t.mock.timers.enable({ apis: ['setTimeout'] });
 
-test('runs that arrive while two statements of their text are in flight wait, then go together in one statement', async () => {
+test('runs that arrive while two statements of their text are in flight wait, then go together in one statement', async (t) => {
+  holdWaits(t);
   const { db, sent } = stubDb();
   const runs = [1, 2, 3, 4, 5, 6, 7].map((v) => executeBatched(db, TEXT, [v]));
   assert.equal(sent.length, 2, 'the first two are sent alone at once');
@@ -75,7 +78,8 @@ async function batchOfTwo(db: Db, sent: ReturnType<typeof stubDb>['sent']) {
   return runs;
 }
 
-test('a batch PostgreSQL refuses with an ERROR is sent again run by run, each run getting its own answer', async () => {
+test('a batch PostgreSQL refuses with an ERROR is sent again run by run, each run getting its own answer', async (t) => {
+  holdWaits(t);
   const { db, sent } = stubDb();
   const runs = await batchOfTwo(db, sent);
   const violation = Object.assign(new Error('duplicate key value violates unique constraint "c_pkey"'), { code: '23505', severity: 'ERROR', constraint: 'c_pkey' });
@@ -89,7 +93,8 @@ test('a batch PostgreSQL refuses with an ERROR is sent again run by run, each ru
   assert.equal((outcomes[3] as PromiseRejectedResult).reason, violation);
 });
 
-test('a batch whose outcome is unknown (the connection lost) gives every run that error and is not sent again', async () => {
+test('a batch whose outcome is unknown (the connection lost) gives every run that error and is not sent again', async (t) => {
+  holdWaits(t);
   const { db, sent } = stubDb();
   const runs = await batchOfTwo(db, sent);
   const lost = new Error('Connection terminated unexpectedly');

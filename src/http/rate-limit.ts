@@ -58,8 +58,6 @@ function perMinuteRefusal(max: number, seconds: number): AppError {
 interface PerMinuteCounter {
   /** Counts the request; answers the refusal once it is past `max` in its minute. */
   count(request: FastifyRequest): Promise<AppError | undefined>;
-  /** Answers the refusal the next count would get (the allowance is used up), counting nothing. */
-  spent(request: FastifyRequest): Promise<AppError | undefined>;
 }
 
 export function perMinuteCounter(app: FastifyInstance, name: string, max: number, key: (request: FastifyRequest) => string): PerMinuteCounter {
@@ -68,10 +66,6 @@ export function perMinuteCounter(app: FastifyInstance, name: string, max: number
     async count(request) {
       const outcome = await limit(request);
       return outcome.isAllowed || !outcome.isExceeded ? undefined : perMinuteRefusal(outcome.max, outcome.ttlInSeconds);
-    },
-    async spent(request) {
-      const outcome = await limit(request, { increment: false });
-      return outcome.isAllowed || outcome.remaining > 0 ? undefined : perMinuteRefusal(outcome.max, outcome.ttlInSeconds);
     },
   };
 }
