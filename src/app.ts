@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installAuth } from './http/auth.js';
-import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
+import { frameworkErrors, installErrorHandler, notJsonType } from './http/error-handler.js';
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
@@ -159,7 +159,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
-    done(new AppError('VALIDATION_ERROR', 'The request body must be JSON', [{ field: 'Content-Type', message: 'must be application/json' }]), undefined);
+    done(new AppError(notJsonType()), undefined);
   });
 
   app.addHook('onSend', async (request, reply) => {

@@ -14,7 +14,9 @@
  * The walk is itself recursive but stops at MAX_JSON_DEPTH + 1 levels.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validationError, validationFailure, type DomainError } from '../lib/domain-error.js';
+import { MAX_DETAILS, validationError, validationFailure, type DomainError } from '../lib/domain-error.js';
+import { PROBLEMS } from '../lib/i18n/messages/problems.js';
+import type { Text } from '../lib/i18n/text.js';
 import { AppError } from './errors.js';
 
 /** The deepest JSON a request may send; the deepest body of the API (buyer.address.zipCode) is 3 levels. */
@@ -26,11 +28,13 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /** Why a string is refused, or undefined when it is fine. */
-function badText(text: string): string | undefined {
-  if (text.includes('\u0000')) return 'must not contain the NUL character';
-  if (LONE_SURROGATE.test(text)) return 'must be valid Unicode (a lone surrogate was found)';
+function badText(text: string): Text | undefined {
+  if (text.includes('\u0000')) return PROBLEMS.nul;
+  if (LONE_SURROGATE.test(text)) return PROBLEMS.loneSurrogate;
   return undefined;
 }
+
+const tooDeep = (field: string): DomainError => validationError(field, PROBLEMS.nestedDeeper({ levels: MAX_JSON_DEPTH }));
 
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
@@ -41,7 +45,7 @@ function checkValue(value: unknown, path: string, depth: number, root: string): 
     return why ? validationError(path || root, why) : undefined;
   }
   if (value === null || typeof value !== 'object') return undefined;
-  if (depth > MAX_JSON_DEPTH) return validationError(path || root, `is nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (depth > MAX_JSON_DEPTH) return tooDeep(path || root);
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const found = checkValue(value[i], `${path || root}[${i}]`, depth + 1, root);
@@ -51,7 +55,7 @@ function checkValue(value: unknown, path: string, depth: number, root: string): 
   }
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
     const why = badText(key);
-    if (why) return validationError(path || root, `has a key that ${why}`);
+    if (why) return validationError(path || root, PROBLEMS.key({ problem: why }));
     const found = checkValue(item, join(path, key), depth + 1, root);
     if (found) return found;
   }
@@ -77,9 +81,9 @@ function unexpectedBody(body: unknown): DomainError | undefined {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const keys = Object.keys(body);
     if (keys.length === 0) return undefined;
-    return validationFailure(keys.slice(0, 20).map((field) => ({ field, message: 'is not a known field' })));
+    return validationFailure(keys.slice(0, MAX_DETAILS).map((field) => ({ field, message: PROBLEMS.unknownField })));
   }
-  return validationError('body', 'must be absent: this route takes no body');
+  return validationError('body', PROBLEMS.noBody);
 }
 
 export function installInputGuard(app: FastifyInstance): void {

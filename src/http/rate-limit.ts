@@ -9,6 +9,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 
 export interface RateLimitOptions {
@@ -39,7 +40,7 @@ export async function installRateLimit(app: FastifyInstance, opts: RateLimitOpti
     keyGenerator: (request) => request.auth?.keyId ?? request.ip,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per second reached; retry after ${seconds} s`, undefined, seconds);
+      return new AppError('RATE_LIMITED', ERRORS.RATE_LIMITED.perSecond({ max: context.max, seconds }), undefined, seconds);
     },
   });
 }
@@ -60,6 +61,6 @@ export function perMinuteLimit(
   return async (request) => {
     const outcome = await limit(request);
     if (outcome.isAllowed || !outcome.isExceeded) return;
-    throw new AppError('RATE_LIMITED', `Too many requests (${outcome.max} a minute); retry after ${outcome.ttlInSeconds} s`, undefined, Math.max(1, outcome.ttlInSeconds));
+    throw new AppError('RATE_LIMITED', ERRORS.RATE_LIMITED.perMinute({ max: outcome.max, seconds: outcome.ttlInSeconds }), undefined, Math.max(1, outcome.ttlInSeconds));
   };
 }

@@ -54,6 +54,7 @@ import { executeAsOne, FIRST_PART, isNotNullViolation, type InsertFragment, type
 import { transact } from '../../db/transact.js';
 import type { Database, PaymentIntentRow, TransactionRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { ResponseRecorder, UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -110,7 +111,7 @@ export const UNKNOWN_OUTCOME_WINDOW_MS = 10 * 60_000;
 type FailureKnowledge = 'known' | 'unknown';
 
 const providerError = (): DomainError =>
-  new DomainError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
+  new DomainError('PROVIDER_ERROR', ERRORS.PROVIDER_ERROR.intentFailed);
 
 export class Confirmation {
   constructor(private readonly deps: ConfirmationDeps) {}
