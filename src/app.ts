@@ -12,7 +12,7 @@ import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { installIdempotency } from './http/idempotency.js';
-import { installInputGuard } from './http/input-guard.js';
+import { installInputGuard, jsonTextProblem } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
 import { installRateLimit } from './http/rate-limit.js';
@@ -153,6 +153,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    const problem = jsonTextProblem(body as string);
+    if (problem) return done(new AppError(problem), undefined);
     parseJson(request, body as string, done);
   });
   // Any other content type: an empty body is no body (fetch sends text/plain for ''); anything else is refused.

@@ -21,6 +21,7 @@ export const PROBLEMS = {
     en: (p: { levels: number }) => `is nested deeper than ${p.levels} levels`,
     'pt-BR': (p) => `tem mais de ${p.levels} níveis de aninhamento`,
   }),
+  tooManyValues: template({ en: (p: { limit: number }) => `has more than ${p.limit} keys and array items`, 'pt-BR': (p) => `tem mais de ${p.limit} chaves e itens de lista` }),
   key: template({ en: (p: { problem: Text }) => `has a key that ${p.problem.en}`, 'pt-BR': (p) => `tem uma chave que ${p.problem['pt-BR']}` }),
   noBody: { en: 'must be absent: this route takes no body', 'pt-BR': 'deve estar ausente: esta rota não recebe corpo' },
   requiredOnRoute: { en: 'is required on this route', 'pt-BR': 'é obrigatório nesta rota' },
