@@ -58,7 +58,7 @@ export interface ErrorBody {
 }
 
 /** An error with its texts in every language, for a caller that renders it for its own client (vault/client.ts). */
-export interface ErrorInEveryLanguage {
+interface ErrorInEveryLanguage {
   code: ErrorCode;
   message: Text;
   details?: ErrorDetail[];

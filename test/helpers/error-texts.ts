@@ -13,7 +13,7 @@ import { ERRORS, VAULT_REFUSAL } from '../../src/lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../src/lib/i18n/messages/problems.js';
 import type { Text } from '../../src/lib/i18n/text.js';
 
-export interface CatalogText {
+interface CatalogText {
   /** Where the entry is: `ERRORS.UNAUTHORIZED.invalidKey`, `PROBLEMS.maxLength`. */
   id: string;
   text: Text;
@@ -37,7 +37,7 @@ export function catalogTexts(): CatalogText[] {
   return texts;
 }
 
-export interface SourcePlace {
+interface SourcePlace {
   file: string;
   line: number;
 }

@@ -11,7 +11,7 @@ import type { Language } from './language.js';
 export type Text = { readonly [L in Language]: string };
 
 /** A catalog entry with parameters: one function per language, all filled from the same values. */
-export type Template<P> = { readonly [L in Language]: (p: P) => string };
+type Template<P> = { readonly [L in Language]: (p: P) => string };
 
 export function template<P>(languages: Template<P>): (p: P) => Text {
   return (p) => ({ en: languages.en(p), 'pt-BR': languages['pt-BR'](p) });
