@@ -7,12 +7,12 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installAuth } from './http/auth.js';
-import { frameworkErrors, installErrorHandler } from './http/error-handler.js';
+import { frameworkErrors, installErrorHandler, notJsonType } from './http/error-handler.js';
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
 import { installIdempotency } from './http/idempotency.js';
-import { installInputGuard } from './http/input-guard.js';
+import { installInputGuard, jsonTextProblem } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
 import { PT_BR_DOCUMENT } from './http/openapi-pt-br.js';
@@ -154,13 +154,15 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    const problem = jsonTextProblem(body as string);
+    if (problem) return done(new AppError(problem), undefined);
     parseJson(request, body as string, done);
   });
   // Any other content type: an empty body is no body (fetch sends text/plain for ''); anything else is refused.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     if (body === '') return done(null, undefined);
-    done(new AppError('VALIDATION_ERROR', 'The request body must be JSON', [{ field: 'Content-Type', message: 'must be application/json' }]), undefined);
+    done(new AppError(notJsonType()), undefined);
   });
 
   app.addHook('onSend', async (request, reply) => {

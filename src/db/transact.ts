@@ -11,7 +11,7 @@ import type { Database } from './types.js';
 
 class Rollback extends Error {
   constructor(readonly error: DomainError) {
-    super(error.message);
+    super(error.message.en);
   }
 }
 

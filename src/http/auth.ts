@@ -20,6 +20,7 @@ import type { Environment } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { LruMap } from '../lib/lru.js';
 import { environmentOfKey, hashKey, looksLikeKey, type KeyLookup, type Scope } from '../modules/companies/index.js';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 import { perMinuteCounter } from './rate-limit.js';
 
@@ -93,16 +94,16 @@ export function installAuth(app: FastifyInstance, { env, lookup, clock, failures
     if (!scope) return;
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-    if (!match) return fail(request, new AppError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>'));
+    if (!match) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.missingKey));
     const token = match[1]!;
-    if (!looksLikeKey(token)) return fail(request, new AppError('UNAUTHORIZED', 'Invalid API key'));
+    if (!looksLikeKey(token)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
     if (environmentOfKey(token) !== env) {
-      return fail(request, new AppError('UNAUTHORIZED', `This key belongs to the other environment; this is the ${env} environment`));
+      return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.otherEnvironment({ environment: env })));
     }
     const found = await find(hashKey(token));
-    if (!found || !works(found)) return fail(request, new AppError('UNAUTHORIZED', 'Invalid API key'));
+    if (!found || !works(found)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
     if (found.scopes && !found.scopes.includes(scope)) {
-      throw new AppError('FORBIDDEN', `This key lacks the ${scope} scope`);
+      throw new AppError('FORBIDDEN', ERRORS.FORBIDDEN.missingScope({ scope }));
     }
     request.auth = { companyId: found.companyId, keyId: found.keyId, scopes: found.scopes };
   });

@@ -12,27 +12,30 @@ import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { DomainError } from '../lib/domain-error.js';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../lib/i18n/messages/problems.js';
+import { DEFAULT_LANGUAGE } from '../lib/i18n/language.js';
 import { statusOf } from './errors.js';
 
 /** What the parser's error codes mean to a client (llhttp's HPE_* codes). */
 function describeClientError(code: string | undefined): DomainError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new DomainError('PAYLOAD_TOO_LARGE', 'The request headers are larger than the limit');
+      return new DomainError('PAYLOAD_TOO_LARGE', ERRORS.PAYLOAD_TOO_LARGE.headers);
     case 'HPE_INVALID_METHOD':
-      return new DomainError('VALIDATION_ERROR', 'The request method is not valid HTTP', [{ field: 'method', message: 'is not a valid HTTP method' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.method, [{ field: 'method', message: PROBLEMS.method }]);
     case 'HPE_INVALID_URL':
-      return new DomainError('VALIDATION_ERROR', 'The request path is not valid HTTP', [{ field: 'path', message: 'is not a valid URL' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.path, [{ field: 'path', message: PROBLEMS.url }]);
     case 'HPE_INVALID_HEADER_TOKEN':
     case 'HPE_INVALID_HEADER_VALUE':
     case 'HPE_INVALID_HEADER':
     case 'HPE_LF_EXPECTED':
     case 'HPE_CR_EXPECTED':
-      return new DomainError('VALIDATION_ERROR', 'A request header is not valid HTTP', [{ field: 'headers', message: 'hold a character HTTP does not allow' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.header, [{ field: 'headers', message: PROBLEMS.headerCharacter }]);
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new DomainError('VALIDATION_ERROR', 'The request was not received in time', [{ field: 'request', message: 'was not complete in time' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.notInTime, [{ field: 'request', message: PROBLEMS.notInTime }]);
     default:
-      return new DomainError('VALIDATION_ERROR', 'The request is not valid HTTP', [{ field: 'request', message: 'is not valid HTTP/1.1' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.notHttp, [{ field: 'request', message: PROBLEMS.notHttp }]);
   }
 }
 
@@ -50,13 +53,14 @@ export function clientErrorHandler(this: FastifyInstance, err: Error & { code?: 
  */
 export function refuseConnect(server: Server): void {
   server.on('connect', (_request: unknown, socket: Socket) => {
-    answerAndClose(socket, new DomainError('NOT_FOUND', 'No such route'));
+    answerAndClose(socket, new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.route));
   });
 }
 
 function answerAndClose(socket: Socket, error: DomainError): void {
   const status = statusOf(error);
-  const body = JSON.stringify(error.toBody());
+  // No request was read, so no Accept-Language either: the default language.
+  const body = JSON.stringify(error.toBody(DEFAULT_LANGUAGE));
   const requestId = randomUUID();
   if (socket.writable) {
     socket.write(

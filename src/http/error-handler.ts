@@ -10,31 +10,32 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 import { rolledBackError } from '../db/transact.js';
 import { DomainError, validationFailure } from '../lib/domain-error.js';
-import { localizeBody } from '../lib/i18n/localize.js';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../lib/i18n/messages/problems.js';
 import { AppError, statusOf } from './errors.js';
 import { languageHeaders } from './language.js';
 
 /** How long a client waits before retrying while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
+/** A body that is not JSON (Fastify's media type check, or a content type no parser takes). */
+export const notJsonType = (): DomainError =>
+  new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.notJsonType, [{ field: 'Content-Type', message: PROBLEMS.notJsonType }]);
+
 function fromFastify(err: FastifyError): DomainError | undefined {
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new DomainError('VALIDATION_ERROR', 'The request body is not valid JSON', [{ field: 'body', message: 'is not valid JSON' }]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.notJson, [{ field: 'body', message: PROBLEMS.notJson }]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+      return new DomainError('PAYLOAD_TOO_LARGE', ERRORS.PAYLOAD_TOO_LARGE.body);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new DomainError('VALIDATION_ERROR', 'The request body must be JSON', [
-        { field: 'Content-Type', message: 'must be application/json' },
-      ]);
+      return notJsonType();
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new DomainError('VALIDATION_ERROR', 'Content-Length does not match the body', [
-        { field: 'Content-Length', message: 'does not match the body' },
-      ]);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.contentLength, [{ field: 'Content-Length', message: PROBLEMS.contentLength }]);
     default:
-      if (err.statusCode === 413) return new DomainError('PAYLOAD_TOO_LARGE', 'The request body is larger than the limit');
+      if (err.statusCode === 413) return new DomainError('PAYLOAD_TOO_LARGE', ERRORS.PAYLOAD_TOO_LARGE.body);
       if (typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 429) {
-        return new DomainError('VALIDATION_ERROR', 'The request is malformed');
+        return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.malformed);
       }
       return undefined;
   }
@@ -45,10 +46,21 @@ function toDomainError(err: unknown): DomainError | undefined {
   const rolledBack = rolledBackError(err);
   if (rolledBack) return rolledBack;
   if (isDatabaseUnavailable(err)) {
-    return new DomainError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable; retry shortly', undefined, DATABASE_RETRY_AFTER_SECONDS);
+    return new DomainError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, DATABASE_RETRY_AFTER_SECONDS);
   }
   if (err && typeof err === 'object' && 'code' in err) return fromFastify(err as FastifyError);
   return undefined;
+}
+
+const everyLanguage = new WeakSet<FastifyRequest>();
+
+/**
+ * From now on this request's errors are sent with their texts in every
+ * language (ErrorInEveryLanguage): its caller is the service itself, which
+ * renders them for its own client (the vault's internal route, vault/client.ts).
+ */
+export function sendErrorsInEveryLanguage(request: FastifyRequest): void {
+  everyLanguage.add(request);
 }
 
 /**
@@ -59,8 +71,9 @@ function toDomainError(err: unknown): DomainError | undefined {
 export function sendError(reply: FastifyReply, error: DomainError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error.code === 'UNAUTHORIZED') reply.header('WWW-Authenticate', 'Bearer');
-  const language = languageHeaders(reply);
-  return reply.code(statusOf(error)).type('application/json; charset=utf-8').send(JSON.stringify(localizeBody(error.toBody(), language)));
+  reply.code(statusOf(error)).type('application/json; charset=utf-8');
+  if (everyLanguage.has(reply.request)) return reply.send(JSON.stringify(error.inEveryLanguage()));
+  return reply.send(JSON.stringify(error.toBody(languageHeaders(reply))));
 }
 
 /**
@@ -74,11 +87,11 @@ export function frameworkErrors(err: FastifyError, request: FastifyRequest, repl
   reply.header('X-Request-Id', request.id);
   let error: DomainError;
   if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
-    error = validationFailure([{ field: 'id', message: 'must be at most 64 characters' }]);
+    error = validationFailure([{ field: 'id', message: PROBLEMS.maxLength({ limit: 64 }) }]);
   } else if (err.code === 'FST_ERR_BAD_URL') {
-    error = new DomainError('VALIDATION_ERROR', 'The request URL is not valid percent-encoding', [{ field: 'path', message: 'is not a valid URL' }]);
+    error = new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.percentEncoding, [{ field: 'path', message: PROBLEMS.url }]);
   } else {
-    error = toDomainError(err) ?? new DomainError('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged');
+    error = toDomainError(err) ?? new DomainError('INTERNAL_ERROR', ERRORS.INTERNAL_ERROR.unexpected);
   }
   return sendError(reply, error);
 }
@@ -95,7 +108,7 @@ export function installErrorHandler(app: FastifyInstance, onError?: (request: Fa
       return sendError(reply, known);
     }
     request.log.error({ err }, 'unexpected error');
-    return sendError(reply, new DomainError('INTERNAL_ERROR', 'An unexpected error occurred; it has been logged'));
+    return sendError(reply, new DomainError('INTERNAL_ERROR', ERRORS.INTERNAL_ERROR.unexpected));
   });
-  app.setNotFoundHandler(async (_request, reply) => sendError(reply, new DomainError('NOT_FOUND', 'No such route')));
+  app.setNotFoundHandler(async (_request, reply) => sendError(reply, new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.route)));
 }

@@ -8,6 +8,7 @@
  * (http/error-handler.ts) renders it and every DomainError as the spec's body.
  */
 import { DomainError, type ErrorCode, type ErrorDetail } from '../lib/domain-error.js';
+import type { Text } from '../lib/i18n/text.js';
 
 export const STATUS_BY_CODE = {
   VALIDATION_ERROR: 400,
@@ -50,9 +51,11 @@ export function codesByStatus(codes: Iterable<ErrorCode>): Map<number, ErrorCode
 export class AppError extends Error {
   readonly error: DomainError;
 
-  constructor(code: ErrorCode | DomainError, message?: string, details?: ErrorDetail[], retryAfterSeconds?: number) {
-    const error = code instanceof DomainError ? code : new DomainError(code, message ?? code, details, retryAfterSeconds);
-    super(error.message);
+  constructor(error: DomainError);
+  constructor(code: ErrorCode, message: Text, details?: ErrorDetail[], retryAfterSeconds?: number);
+  constructor(code: ErrorCode | DomainError, message?: Text, details?: ErrorDetail[], retryAfterSeconds?: number) {
+    const error = code instanceof DomainError ? code : new DomainError(code, message!, details, retryAfterSeconds);
+    super(error.message.en);
     this.name = 'AppError';
     this.error = error;
   }

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { Db } from '../db/database.js';
 import { DomainError } from '../lib/domain-error.js';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from './error-handler.js';
 import { respond } from './respond.js';
 
@@ -16,7 +17,7 @@ export function healthRoutes(app: FastifyInstance, db: Db): void {
       () => true,
       () => false,
     );
-    const outcome = answered ? { status: 'ready' } : new DomainError('SERVICE_UNAVAILABLE', 'The database is unreachable', undefined, DATABASE_RETRY_AFTER_SECONDS);
+    const outcome = answered ? { status: 'ready' } : new DomainError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.database, undefined, DATABASE_RETRY_AFTER_SECONDS);
     return respond(request, reply, outcome);
   });
 }

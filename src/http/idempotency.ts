@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';
+import { PROBLEMS } from '../lib/i18n/messages/problems.js';
 import { requestFingerprint, type Claim, type IdempotencyScope, type IdempotencyService, type UnclaimedKey } from '../modules/idempotency/index.js';
 import { AppError } from './errors.js';
 import { requestLanguage } from './language.js';
@@ -44,11 +45,11 @@ export function installIdempotency(app: FastifyInstance, idempotency: Idempotenc
     if (!mode || !request.auth) return;
     const raw = request.headers['idempotency-key'];
     if (raw === undefined) {
-      if (mode === 'required') throw new AppError(validationError('Idempotency-Key', 'is required on this route'));
+      if (mode === 'required') throw new AppError(validationError('Idempotency-Key', PROBLEMS.requiredOnRoute));
       return;
     }
     const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', 'must be 1 to 255 characters'));
+    if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', PROBLEMS.idempotencyKeyLength));
     const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
     const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request), requestLanguage(request));
     if (request.routeOptions.config.claimInHandler) {

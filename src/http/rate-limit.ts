@@ -9,6 +9,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
+import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 
 export interface RateLimitOptions {
@@ -39,14 +40,14 @@ export async function installRateLimit(app: FastifyInstance, opts: RateLimitOpti
     keyGenerator: (request) => request.auth?.keyId ?? request.ip,
     errorResponseBuilder: (_request, context) => {
       const seconds = Math.max(1, Math.ceil(context.ttl / 1000));
-      return new AppError('RATE_LIMITED', `Rate limit of ${context.max} requests per second reached; retry after ${seconds} s`, undefined, seconds);
+      return new AppError('RATE_LIMITED', ERRORS.RATE_LIMITED.perSecond({ max: context.max, seconds }), undefined, seconds);
     },
   });
 }
 
 /** 429 RATE_LIMITED past a per-minute limit of `max`, to retry after `seconds`. */
 function perMinuteRefusal(max: number, seconds: number): AppError {
-  return new AppError('RATE_LIMITED', `Too many requests (${max} a minute); retry after ${seconds} s`, undefined, Math.max(1, seconds));
+  return new AppError('RATE_LIMITED', ERRORS.RATE_LIMITED.perMinute({ max, seconds }), undefined, Math.max(1, seconds));
 }
 
 /**

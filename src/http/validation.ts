@@ -3,20 +3,25 @@
  * is not an amount) and unknown fields are errors, not silently dropped (they
  * are usually typos). Query strings, path params and headers are text on the
  * wire, so their validator coerces "20" to 20. Every failing field is reported
- * in `details` with a dotted path (`buyer.email`, `splitRules[1].percentage`).
+ * in `details` with a dotted path (`buyer.email`, `splitRules[1].percentage`),
+ * up to MAX_DETAILS fields: Ajv reports every error (allErrors), one per
+ * unknown key of a 1 MiB body, but only the first fields are described.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { validationFailure, type ErrorDetail } from '../lib/domain-error.js';
-import { TAX_ID_PATTERN, TAX_ID_SHAPE } from '../lib/tax-id.js';
+import { MAX_DETAILS, validationFailure, type ErrorDetail } from '../lib/domain-error.js';
+import { PROBLEMS } from '../lib/i18n/messages/problems.js';
+import type { Text } from '../lib/i18n/text.js';
+import { TAX_ID_PATTERN } from '../lib/tax-id.js';
 import { AppError } from './errors.js';
 
 // ajv-formats is CommonJS; under ESM its function arrives as the `default` export.
 const addFormats = ajvFormats.default as unknown as (ajv: Ajv, formats: string[]) => Ajv;
 
 function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: coerce ? 'array' : false, removeAdditional: false, useDefaults: true, strict: false });
+  // messages: false: Ajv's English is never shown (describe words each keyword), so it is not built for each error.
+  const ajv = new Ajv({ allErrors: true, messages: false, coerceTypes: coerce ? 'array' : false, removeAdditional: false, useDefaults: true, strict: false });
   addFormats(ajv, ['email', 'date', 'date-time', 'uri']);
   return ajv;
 }
@@ -33,53 +38,55 @@ function fieldPath(instancePath: string, prefix: string): string {
   return out;
 }
 
-function describe(error: ErrorObject): string {
+function describe(error: ErrorObject): Text {
+  const limit = error.params.limit as number;
   switch (error.keyword) {
     case 'required':
-      return 'is required';
+      return PROBLEMS.required;
     case 'additionalProperties':
-      return 'is not a known field';
+      return PROBLEMS.unknownField;
     case 'type':
-      return `must be ${String(error.params.type)}`;
+      return PROBLEMS.mustBe({ what: String(error.params.type) });
     case 'enum':
-      return `must be one of ${(error.params.allowedValues as unknown[]).join(', ')}`;
+      return PROBLEMS.oneOf({ values: (error.params.allowedValues as unknown[]).join(', ') });
     case 'maxLength':
-      return `must be at most ${String(error.params.limit)} characters`;
+      return PROBLEMS.maxLength({ limit });
     case 'minLength':
-      return `must be at least ${String(error.params.limit)} characters`;
+      return PROBLEMS.minLength({ limit });
     case 'maximum':
-      return `must be at most ${String(error.params.limit)}`;
+      return PROBLEMS.maximum({ limit });
     case 'minimum':
-      return `must be at least ${String(error.params.limit)}`;
+      return PROBLEMS.minimum({ limit });
     case 'format':
-      return `must be a valid ${String(error.params.format)}`;
+      return PROBLEMS.format({ format: String(error.params.format) });
     case 'pattern':
       // A regular expression tells a client little; the tax id's shape is said in words.
-      return error.params.pattern === TAX_ID_PATTERN ? `must be ${TAX_ID_SHAPE}` : `must match the pattern ${String(error.params.pattern)}`;
+      return error.params.pattern === TAX_ID_PATTERN ? PROBLEMS.taxIdShape : PROBLEMS.pattern({ pattern: String(error.params.pattern) });
     case 'minItems':
-      return `must have at least ${String(error.params.limit)} items`;
+      return PROBLEMS.minItems({ limit });
     case 'maxItems':
-      return `must have at most ${String(error.params.limit)} items`;
+      return PROBLEMS.maxItems({ limit });
     case 'uniqueItems':
-      return 'must not repeat an item';
+      return PROBLEMS.uniqueItems;
     case 'maxProperties':
-      return `must have at most ${String(error.params.limit)} keys`;
+      return PROBLEMS.maxProperties({ limit });
     case 'propertyNames':
-      return 'has a key that is not allowed';
+      return PROBLEMS.propertyNames;
     case 'anyOf':
     case 'oneOf':
     case 'const':
-      return 'does not match any allowed form';
+      return PROBLEMS.noAllowedForm;
     default:
-      // Ajv's own English would reach a Portuguese reader untranslated: every keyword the schemas use is worded above.
-      return 'is invalid';
+      // Every keyword the schemas use is worded above; Ajv's own English is never shown.
+      return PROBLEMS.invalid;
   }
 }
 
-/** Turns Ajv errors into details, one per field (the first message wins). */
+/** Turns Ajv errors into details, one per field (the first message wins), for the first MAX_DETAILS fields. */
 function toDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
-  const byField = new Map<string, string>();
+  const byField = new Map<string, Text>();
   for (const error of errors) {
+    if (byField.size === MAX_DETAILS) break;
     let field = fieldPath(error.instancePath, '');
     if (error.keyword === 'required') field = fieldPath(`${error.instancePath}/${String(error.params.missingProperty)}`, '');
     if (error.keyword === 'additionalProperties') field = fieldPath(`${error.instancePath}/${String(error.params.additionalProperty)}`, '');

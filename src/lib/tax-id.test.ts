@@ -113,10 +113,10 @@ test('lowercase letters, letters among the check digits and punctuation are refu
 
 test('a refused tax id says why: its shape in words, or its check digits', () => {
   for (const formatted of ['529.982.247-25', '11.222.333/0001-81', '12.ABC.345/01DE-35', '12abc34501de35', '1122233300018']) {
-    const problem = taxIdProblem(formatted) ?? '';
+    const problem = taxIdProblem(formatted)?.en ?? '';
     assert.match(problem, /digits only/, formatted);
     assert.match(problem, /digits and capital letters/, formatted);
   }
-  assert.equal(taxIdProblem('12ABC34501DE36'), 'is not a valid CPF or CNPJ (check digits)');
+  assert.equal(taxIdProblem('12ABC34501DE36')?.en, 'is not a valid CPF or CNPJ (check digits)');
   assert.equal(taxIdProblem('52998224725'), undefined);
 });

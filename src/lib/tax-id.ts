@@ -8,17 +8,13 @@
  * Ids are taken without punctuation: dots, slash and dash are refused, not stripped.
  */
 
+import { PROBLEMS } from './i18n/messages/problems.js';
+import type { Text } from './i18n/text.js';
+
 /** A CPF (11 digits) or a CNPJ (12 digits or capital letters, then 2 digits): the shape, not the check digits. */
 export const TAX_ID_PATTERN = '^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$';
 
 const TAX_ID_RE = new RegExp(TAX_ID_PATTERN);
-
-/** What a tax id must look like, for the messages that refuse one. */
-export const TAX_ID_SHAPE =
-  'a CPF (11 digits) or a CNPJ (14 characters) without dots, slash or dash: digits only, or digits and capital letters for the alphanumeric CNPJ (12 characters, then 2 check digits)';
-
-/** The message that refuses a tax id of the right shape whose check digits are wrong. */
-export const TAX_ID_CHECK_DIGITS_PROBLEM = 'is not a valid CPF or CNPJ (check digits)';
 
 function checkDigit(chars: string, weights: number[]): number {
   let sum = 0;
@@ -48,7 +44,7 @@ export function isValidTaxId(doc: string): boolean {
 }
 
 /** Why `doc` is not a tax id (its shape, or its check digits), or undefined when it is one. */
-export function taxIdProblem(doc: string): string | undefined {
-  if (!TAX_ID_RE.test(doc)) return `must be ${TAX_ID_SHAPE}`;
-  return isValidTaxId(doc) ? undefined : TAX_ID_CHECK_DIGITS_PROBLEM;
+export function taxIdProblem(doc: string): Text | undefined {
+  if (!TAX_ID_RE.test(doc)) return PROBLEMS.taxIdShape;
+  return isValidTaxId(doc) ? undefined : PROBLEMS.taxIdCheckDigits;
 }

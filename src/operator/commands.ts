@@ -127,7 +127,9 @@ export async function runCommand(runtime: Runtime, line: CommandLine): Promise<C
   try {
     const out = await operate(runtime, line);
     if (isDomainError(out)) {
-      return { code: 1, stdout: '', stderr: json ? `${JSON.stringify({ error: out.message })}\n` : `error: ${out.message}\n` };
+      // The operator's commands speak English, as their usage and their other output do.
+      const message = out.message.en;
+      return { code: 1, stdout: '', stderr: json ? `${JSON.stringify({ error: message })}\n` : `error: ${message}\n` };
     }
     return { code: out.failed ? 1 : 0, stdout: `${json ? JSON.stringify(out.json, null, 2) : out.text}\n`, stderr: '' };
   } catch (err) {

@@ -1,97 +1,45 @@
 /**
- * Finds every English text the service can put in an error body, in the
- * source itself (TypeScript's parser), so that a test can hold the
- * Portuguese catalog to it: a new `new DomainError(…, 'text')`, a new
- * `{ field, message: 'text' }` or a new Ajv keyword text without its
- * translation fails the test instead of reaching a client in English.
- *
- * A text is collected where it is written: an argument of a call that builds
- * an error (ERROR_BUILDERS), the value of a `message` or `reason` property,
- * the return value of a function that words a problem (WORDING_FUNCTIONS), or
- * an entry of a table of messages (MESSAGE_TABLES). A template literal
- * becomes its text with `{}` for each interpolation.
+ * The error texts of the catalog (src/lib/i18n/messages), every entry
+ * rendered, and the places in the source that write a text in every
+ * language outside it. Both languages of an entry are checked by the type
+ * system; what a test still checks is that each entry's Portuguese is not
+ * its English left as it was, and that messages are made from the catalog
+ * rather than written where the error is made.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { ERRORS, VAULT_REFUSAL } from '../../src/lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../src/lib/i18n/messages/problems.js';
+import type { Text } from '../../src/lib/i18n/text.js';
 
-const ERROR_BUILDERS = new Set(['DomainError', 'AppError', 'validationError', 'notFound', 'invalid', 'notRefundable', 'rateLimited', 'notPending']);
-const WORDING_FUNCTIONS = new Set(['describe', 'badText', 'describeClientError', 'describeCardProblem', 'taxIdProblem']);
-const MESSAGE_TABLES = new Set(['UNAVAILABLE']);
-const MESSAGE_PROPERTIES = new Set(['message', 'reason']);
+interface CatalogText {
+  /** Where the entry is: `ERRORS.UNAUTHORIZED.invalidKey`, `PROBLEMS.maxLength`. */
+  id: string;
+  text: Text;
+}
 
-export interface SourceText {
+/** A value for any parameter: "7" as text, and a text of its own where an entry nests one. */
+const ANY_PARAMETER = { en: 'nested', 'pt-BR': 'aninhado', toString: () => '7' };
+const anyParameters = new Proxy({}, { get: () => ANY_PARAMETER });
+
+function rendered(id: string, entry: Text | ((p: never) => Text)): CatalogText {
+  return { id, text: typeof entry === 'function' ? entry(anyParameters as never) : entry };
+}
+
+/** Every entry of the catalog, those with parameters filled with ANY_PARAMETER. */
+export function catalogTexts(): CatalogText[] {
+  const texts: CatalogText[] = [rendered('VAULT_REFUSAL', VAULT_REFUSAL)];
+  for (const [code, entries] of Object.entries(ERRORS)) {
+    for (const [kind, entry] of Object.entries(entries)) texts.push(rendered(`ERRORS.${code}.${kind}`, entry));
+  }
+  for (const [kind, entry] of Object.entries(PROBLEMS)) texts.push(rendered(`PROBLEMS.${kind}`, entry));
+  return texts;
+}
+
+interface SourcePlace {
   file: string;
   line: number;
-  /** The text, `{}` for each interpolation. */
-  text: string;
-  /** The call it is an argument of, when it is one (`notFound` appends " not found"). */
-  builder?: string;
-}
-
-function textOf(node: ts.Node): string | undefined {
-  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
-  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((span) => `{}${span.literal.text}`).join('');
-  return undefined;
-}
-
-function calleeName(node: ts.CallExpression | ts.NewExpression): string | undefined {
-  const callee = node.expression;
-  if (ts.isIdentifier(callee)) return callee.text;
-  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
-  return undefined;
-}
-
-/** The string literals an expression can evaluate to: itself, the branches of a conditional, the fallback of `??` or `||`. */
-function literals(node: ts.Expression): ts.Node[] {
-  if (ts.isParenthesizedExpression(node)) return literals(node.expression);
-  if (ts.isConditionalExpression(node)) return [...literals(node.whenTrue), ...literals(node.whenFalse)];
-  if (ts.isBinaryExpression(node) && [ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.BarBarToken].includes(node.operatorToken.kind)) {
-    return [...literals(node.left), ...literals(node.right)];
-  }
-  return textOf(node) === undefined ? [] : [node];
-}
-
-/** Inside a schema's `example` or `examples` (request data, not an error). */
-function inExample(node: ts.Node): boolean {
-  for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
-    if (ts.isPropertyAssignment(at) && ts.isIdentifier(at.name) && (at.name.text === 'example' || at.name.text === 'examples')) return true;
-  }
-  return false;
-}
-
-function enclosingFunctionName(node: ts.Node): string | undefined {
-  for (let at: ts.Node | undefined = node.parent; at; at = at.parent) {
-    if (ts.isFunctionDeclaration(at) && at.name) return at.name.text;
-    if ((ts.isArrowFunction(at) || ts.isFunctionExpression(at)) && ts.isVariableDeclaration(at.parent) && ts.isIdentifier(at.parent.name)) return at.parent.name.text;
-    if (ts.isMethodDeclaration(at) && ts.isIdentifier(at.name)) return at.name.text;
-  }
-  return undefined;
-}
-
-function scanFile(file: string, out: SourceText[]): void {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
-  const add = (node: ts.Node, builder?: string) => {
-    const text = textOf(node);
-    if (text === undefined) return;
-    out.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, text, ...(builder ? { builder } : {}) });
-  };
-  const visit = (node: ts.Node): void => {
-    if ((ts.isCallExpression(node) || ts.isNewExpression(node)) && ERROR_BUILDERS.has(calleeName(node) ?? '')) {
-      const name = calleeName(node)!;
-      // The first argument of DomainError/AppError is the code, of validationError the field.
-      const args = [...(node.arguments ?? [])].slice(['DomainError', 'AppError', 'validationError'].includes(name) ? 1 : 0);
-      for (const arg of args) for (const lit of literals(arg)) add(lit, name);
-    } else if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && MESSAGE_PROPERTIES.has(node.name.text) && !inExample(node)) {
-      for (const lit of literals(node.initializer)) add(lit);
-    } else if (ts.isReturnStatement(node) && node.expression && WORDING_FUNCTIONS.has(enclosingFunctionName(node) ?? '')) {
-      for (const lit of literals(node.expression)) add(lit);
-    } else if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && MESSAGE_TABLES.has(node.name.text) && node.initializer && ts.isObjectLiteralExpression(node.initializer)) {
-      for (const prop of node.initializer.properties) if (ts.isPropertyAssignment(prop)) for (const lit of literals(prop.initializer)) add(lit);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
 }
 
 function tsFiles(dir: string, out: string[] = []): string[] {
@@ -103,9 +51,22 @@ function tsFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Every error text written in `dirs` (folders or files). */
-export function errorTextsIn(dirs: string[]): SourceText[] {
-  const out: SourceText[] = [];
-  for (const dir of dirs) for (const file of fs.statSync(dir).isDirectory() ? tsFiles(dir) : [dir]) scanFile(file, out);
-  return out;
+const isPortugueseKey = (property: ts.ObjectLiteralElementLike): boolean =>
+  ts.isPropertyAssignment(property) && ts.isStringLiteral(property.name) && property.name.text === 'pt-BR';
+
+/** Object literals with a `'pt-BR'` property in the TypeScript files under `dir`, except those under `except`. */
+export function textsWrittenOutside(dir: string, except: string): SourcePlace[] {
+  const places: SourcePlace[] = [];
+  for (const file of tsFiles(dir)) {
+    if (file.startsWith(except + path.sep)) continue;
+    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node): void => {
+      if (ts.isObjectLiteralExpression(node) && node.properties.some(isPortugueseKey)) {
+        places.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return places;
 }

@@ -1,5 +1,5 @@
 /**
- * Card data is kept only while it is needed (issue 26): a token keeps its
+ * Card data is kept only while it is needed (PCI DSS): a token keeps its
  * sealed card and CVV until it is spent, or until its intent expires or is
  * closed unspent; then both are erased, and what a seller and a dispute need
  * stays: brand, last 4 digits, expiry and the card's keyed fingerprint.

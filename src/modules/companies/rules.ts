@@ -4,6 +4,8 @@
  */
 import type { FeePlan } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import type { Text } from '../../lib/i18n/text.js';
 import { taxIdProblem } from '../../lib/tax-id.js';
 import { SCOPES } from './api-keys.js';
 
@@ -12,15 +14,15 @@ const MAX_RATE_BP = 2000;
 /** The highest boleto flat fee, in centavos (R$ 200,00). */
 const MAX_BOLETO_FLAT_CENTS = 20_000;
 
-const invalid = (message: string): DomainError => new DomainError('VALIDATION_ERROR', message);
+const invalid = (message: Text): DomainError => new DomainError('VALIDATION_ERROR', message);
 
 export function checkName(name: string): DomainError | undefined {
-  return name.trim() ? undefined : invalid('name must not be empty');
+  return name.trim() ? undefined : invalid(ERRORS.VALIDATION_ERROR.emptyName);
 }
 
 export function checkDocument(document: string): DomainError | undefined {
   const problem = taxIdProblem(document);
-  return problem ? invalid(`document ${document} ${problem}`) : undefined;
+  return problem ? invalid(ERRORS.VALIDATION_ERROR.document({ document, problem })) : undefined;
 }
 
 export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefined {
@@ -28,7 +30,7 @@ export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefi
     const flat = key === 'boletoFlatCents';
     const max = flat ? MAX_BOLETO_FLAT_CENTS : MAX_RATE_BP;
     if (!Number.isInteger(value) || (value as number) < 0 || (value as number) > max) {
-      return invalid(`${key} must be a whole number between 0 and ${flat ? `${max} centavos` : `${max} basis points`}`);
+      return invalid(ERRORS.VALIDATION_ERROR.feeOutOfRange({ key, max, unit: flat ? 'centavos' : 'basis points' }));
     }
   }
   return undefined;
@@ -36,5 +38,5 @@ export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefi
 
 export function checkScopes(scopes: string[]): DomainError | undefined {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
-  return unknown.length > 0 ? invalid(`unknown scope ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`) : undefined;
+  return unknown.length > 0 ? invalid(ERRORS.VALIDATION_ERROR.unknownScope({ unknown: unknown.join(', '), known: SCOPES.join(', ') })) : undefined;
 }

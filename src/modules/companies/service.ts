@@ -17,6 +17,7 @@ import type { Db } from '../../db/database.js';
 import type { FeePlan } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { DEFAULT_FEE_PLAN } from '../fees/index.js';
 import { generateKey, type KeyLookup, type Scope } from './api-keys.js';
@@ -56,7 +57,7 @@ export class CompanyService {
     const invalid = checkName(name) ?? checkDocument(document);
     if (invalid) return invalid;
     const exists = await repo.companyIdByDocument(this.db, document);
-    if (exists) return new DomainError('VALIDATION_ERROR', `a company with document ${document} already exists (${exists.id})`);
+    if (exists) return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.companyExists({ document, id: exists.id }));
     const now = this.clock.now();
     const id = this.newId('cmp');
     await this.db.transaction().execute(async (trx) => {
@@ -79,7 +80,7 @@ export class CompanyService {
 
   async getCompany(id: string): Promise<Outcome<CompanyRecord>> {
     const row = await repo.findCompany(this.db, id);
-    if (!row) return new DomainError('NOT_FOUND', `no company ${id}`);
+    if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.company({ id }));
     return { id: row.id, name: row.name, document: row.document, feePlan: row.fee_plan, createdAt: row.created_at.toISOString() };
   }
 
@@ -119,7 +120,7 @@ export class CompanyService {
 
   async revokeKey(keyId: string): Promise<Outcome<KeyRecord>> {
     const row = await repo.revokeApiKey(this.db, keyId, this.clock.now());
-    if (!row) return new DomainError('NOT_FOUND', `no active key ${keyId}`);
+    if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.activeKey({ id: keyId }));
     return keyRecord(row);
   }
 
@@ -133,13 +134,13 @@ export class CompanyService {
     const invalid = checkDocument(document) ?? checkName(name);
     if (invalid) return invalid;
     const inserted = await repo.insertAccount(this.db, { document, name: name.trim(), status: 'PENDING_APPROVAL', at: this.clock.now() });
-    if (!inserted) return new DomainError('VALIDATION_ERROR', `an account with document ${document} already exists`);
+    if (!inserted) return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.accountExists({ document }));
     return inserted;
   }
 
   async approveAccount(document: string): Promise<Outcome<AccountRecord>> {
     const row = await repo.approveAccount(this.db, document, this.clock.now());
-    if (!row) return new DomainError('NOT_FOUND', `no account with document ${document}; create it first`);
+    if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.account({ document }));
     return row;
   }
 

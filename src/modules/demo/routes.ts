@@ -22,6 +22,7 @@ import { perMinuteLimit } from '../../http/rate-limit.js';
 import { respond } from '../../http/respond.js';
 import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import { DomainError, isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { CompanyService } from '../companies/index.js';
 import { unstoredRecorder } from '../idempotency/index.js';
 import { IntentSchema, SANDBOX_BUYER, type CreateIntentInput, type PaymentIntentService } from '../payment-intents/index.js';
@@ -76,7 +77,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
   async function demoCompany(): Promise<Outcome<{ id: string; name: string }>> {
     if (found) return found;
     const row = await services.companies.findByDocument(DEMO.company.document);
-    if (!row) return new DomainError('NOT_FOUND', `This deployment has no demo company (document ${DEMO.company.document}); the demo checkout is unavailable`);
+    if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.demoCompany({ document: DEMO.company.document }));
     found = row;
     return row;
   }
@@ -86,7 +87,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
     const company = await demoCompany();
     if (isDomainError(company)) return company;
     const transaction = await services.transactions.get(company.id, id);
-    if (isDomainError(transaction) || !isDemo(transaction)) return notFound('Transaction');
+    if (isDomainError(transaction) || !isDemo(transaction)) return notFound('transaction');
     return transaction;
   }
 
@@ -144,7 +145,7 @@ export function demoRoutes(app: FastifyInstance, services: DemoServices, config:
       const company = await demoCompany();
       if (isDomainError(company)) return respond(request, reply, company);
       const intent = await services.intents.get(company.id, request.params.id);
-      if (isDomainError(intent) || !isDemo(intent)) return respond(request, reply, notFound('Payment intent'));
+      if (isDomainError(intent) || !isDemo(intent)) return respond(request, reply, notFound('paymentIntent'));
       const transaction = await services.intents.confirm(company.id, intent.id, request.body.token, unstoredRecorder('demo'));
       return respond(request, noStore(reply, transaction), transaction);
     },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DomainError } from '../../lib/domain-error.js';
+import { notFound } from '../../lib/domain-error.js';
 import { responseBytes, viewJson } from './rules.js';
 
 describe('viewJson', () => {
@@ -15,9 +15,10 @@ describe('viewJson', () => {
     assert.equal(viewJson({ ...view }), JSON.stringify({ ...view }));
   });
 
-  it('leaves errors to their localized body and takes values that are not objects', () => {
-    const error = new DomainError('NOT_FOUND', 'Payment intent not found');
-    assert.equal(JSON.parse(responseBytes(error, 'en')).code, 'NOT_FOUND');
+  it('stores an error in the language asked for, and takes values that are not objects', () => {
+    const error = notFound('paymentIntent');
+    assert.deepEqual(JSON.parse(responseBytes(error, 'en')), { code: 'NOT_FOUND', message: 'Payment intent not found' });
+    assert.deepEqual(JSON.parse(responseBytes(error, 'pt-BR')), { code: 'NOT_FOUND', message: 'Intenção de pagamento não encontrada' });
     assert.equal(viewJson('text'), '"text"');
     assert.equal(viewJson(null), 'null');
   });

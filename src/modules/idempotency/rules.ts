@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { Language } from '../../lib/i18n/language.js';
-import { localizeBody } from '../../lib/i18n/localize.js';
 
 /** How long a claimed key belongs to its request before a retry may take it over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -28,7 +27,7 @@ export function requestFingerprint(method: string, routeUrl: string, params: unk
  * Accept-Language says.
  */
 export function responseBytes(outcome: Outcome<unknown>, language: Language): string {
-  return isDomainError(outcome) ? JSON.stringify(localizeBody(outcome.toBody(), language)) : viewJson(outcome);
+  return isDomainError(outcome) ? JSON.stringify(outcome.toBody(language)) : viewJson(outcome);
 }
 
 /**

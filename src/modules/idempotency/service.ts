@@ -44,6 +44,8 @@ import type { Database } from '../../db/types.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
 import * as repo from './repo.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes, storedBytes, type StoredForm } from './rules.js';
@@ -80,7 +82,7 @@ const sealedResponse = (deps: IdempotencyDeps, outcome: Outcome<unknown>, langua
 
 export type Claim = { kind: 'new'; scope: IdempotencyScope } | { kind: 'replay'; status: number; body: string };
 
-const inUse = () => new DomainError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still running; retry shortly');
+const inUse = () => new DomainError('IDEMPOTENCY_KEY_IN_USE', ERRORS.IDEMPOTENCY_KEY_IN_USE.running);
 
 /**
  * One claimed key. A live request whose key is no longer STARTED lost its
@@ -108,7 +110,7 @@ export class IdempotencyScope implements ResponseRecorder {
     if (status === undefined) {
       if (this.recovering) return;
       // The effect written in `trx` must not commit without its response.
-      rollback(new DomainError('IDEMPOTENCY_KEY_IN_USE', 'This Idempotency-Key was taken over by a retry'));
+      rollback(new DomainError('IDEMPOTENCY_KEY_IN_USE', ERRORS.IDEMPOTENCY_KEY_IN_USE.takenOver));
     }
     this.status = status;
     this.body = body;
@@ -205,9 +207,7 @@ export class IdempotencyService {
         continue;
       }
       if (row.fingerprint !== fingerprint) {
-        return new DomainError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with another request; use a new key', [
-          { field: 'Idempotency-Key', message: 'was used with another route or body' },
-        ]);
+        return new DomainError('IDEMPOTENCY_KEY_REUSED', ERRORS.IDEMPOTENCY_KEY_REUSED.otherRequest, [{ field: 'Idempotency-Key', message: PROBLEMS.idempotencyKeyReused }]);
       }
       if (row.state === 'DONE') return { kind: 'replay', status: row.response_status!, body: this.deps.storedForm.expand(sealer.open(row.response_body!)) };
       if (row.locked_until.getTime() > now.getTime()) return inUse();

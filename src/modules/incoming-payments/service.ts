@@ -19,6 +19,8 @@
  */
 import type { Db } from '../../db/database.js';
 import { DomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Clock } from '../../lib/clock.js';
 import {
   claimChargesToCheck,
@@ -70,7 +72,7 @@ export class IncomingPayments {
   /** A provider's notification: its claims are stored for the worker; nothing in it is trusted. */
   async receive(provider: PaymentProvider, body: unknown): Promise<Outcome<{ received: number }>> {
     const claims = provider.notificationClaims(body);
-    if (!claims) return new DomainError('VALIDATION_ERROR', `Not a ${provider.name} notification`, [{ field: 'body', message: `is not a ${provider.name} notification` }]);
+    if (!claims) return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.notANotification({ provider: provider.name }), [{ field: 'body', message: PROBLEMS.notANotification({ provider: provider.name }) }]);
     await repo.insertNotifications(this.deps.db, provider.name, claims, this.deps.clock.now());
     return { received: claims.length };
   }

@@ -30,7 +30,7 @@
  * is reversed the same way. Only an approval that stands makes a PAID
  * transaction.
  *
- * Card data (issue 9 defect 8, issue 26): this module never touches it (its
+ * Card data: this module never touches it (its
  * database role may not read the vault's tables). The vault erases a token's
  * card and CVV in the commit that spends it, before calling the acquirer, and
  * its sweep erases those of tokens never spent once their intent is over.
@@ -55,6 +55,7 @@ import { executeAsOne, FIRST_PART, isNotNullViolation, type InsertFragment, type
 import { transact } from '../../db/transact.js';
 import type { Database, PaymentIntentRow, TransactionRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { ResponseRecorder, UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -111,7 +112,7 @@ export const UNKNOWN_OUTCOME_WINDOW_MS = 10 * 60_000;
 type FailureKnowledge = 'known' | 'unknown';
 
 const providerError = (): DomainError =>
-  new DomainError('PROVIDER_ERROR', 'The acquirer did not answer; the payment intent is now FAILED. Create a new intent to retry.');
+  new DomainError('PROVIDER_ERROR', ERRORS.PROVIDER_ERROR.intentFailed);
 
 export class Confirmation {
   constructor(private readonly deps: ConfirmationDeps) {}

@@ -84,7 +84,7 @@ describe('blockedMove', () => {
       assert.ok(error instanceof DomainError, status);
       assert.equal(error.code, 'INTENT_ALREADY_PROCESSED');
       assert.equal(statusOf(error), 409);
-      assert.match(error.message, new RegExp(status));
+      assert.match(error.message.en, new RegExp(status));
     }
   });
 
@@ -164,7 +164,7 @@ describe('validateCreate', () => {
     assert.deepEqual(boleto('2036-11-18'), []); // 3650 days after 2026-11-21
     const far = boleto('2036-11-19');
     assert.deepEqual(fields(far), ['boleto.dueDate']);
-    assert.match(far[0]!.message, /at most 3650 days/);
+    assert.match(far[0]!.message.en, /at most 3650 days/);
     assert.deepEqual(fields(boleto('2026-02-30')), ['boleto.dueDate']);
   });
 
@@ -258,11 +258,11 @@ describe('cancelStep', () => {
     assert.equal(code(cancelStep(row('REQUIRES_CONFIRMATION', NOW), NOW)), 'INTENT_ALREADY_PROCESSED');
     assert.equal(code(cancelStep(row('CANCELED'), NOW)), 'INTENT_ALREADY_PROCESSED');
     const being = cancelStep(row('REQUIRES_CONFIRMATION', NOW), NOW);
-    assert.ok(being.kind === 'refuse' && being.error.message === 'The payment intent is being confirmed');
+    assert.ok(being.kind === 'refuse' && being.error.message.en === 'The payment intent is being confirmed');
     for (const status of ['CONFIRMED', 'FAILED'] as const) {
       const done = cancelStep(row(status, NOW), NOW);
       assert.ok(done.kind === 'refuse' && done.error.code === 'INTENT_ALREADY_PROCESSED');
-      assert.equal(done.error.message, `The payment intent is already ${status}`, 'a finished intent is not "being confirmed"');
+      assert.equal(done.error.message.en, `The payment intent is already ${status}`, 'a finished intent is not "being confirmed"');
     }
     const expired = cancelStep(row('REQUIRES_CONFIRMATION'), EXPIRES);
     assert.ok(expired.kind === 'refuse' && expired.persistExpired);

@@ -5,8 +5,10 @@
  */
 import type { PaymentIntentRow } from '../../db/types.js';
 import { DomainError, type ErrorDetail } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { addDays, daysBetween, isValidDate, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
-import { isValidTaxId, TAX_ID_CHECK_DIGITS_PROBLEM } from '../../lib/tax-id.js';
+import { isValidTaxId } from '../../lib/tax-id.js';
 import type { CreateIntentInput, IntentStatus } from './schemas.js';
 
 /** How long an intent waits for its confirmation; a card ticket expires with it. */
@@ -32,29 +34,29 @@ export const PIX_DEFAULT_EXPIRES_SECONDS = 3600;
 export function validateCreate(input: CreateIntentInput, now: Date): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const method = input.paymentMethod;
-  if (!isValidTaxId(input.buyer.document)) problems.push({ field: 'buyer.document', message: TAX_ID_CHECK_DIGITS_PROBLEM });
+  if (!isValidTaxId(input.buyer.document)) problems.push({ field: 'buyer.document', message: PROBLEMS.taxIdCheckDigits });
   if (input.confirm === true && method === 'CREDIT_CARD') {
-    problems.push({ field: 'confirm', message: 'true is only valid for PIX and BOLETO; card intents are confirmed with a vault token' });
+    problems.push({ field: 'confirm', message: PROBLEMS.confirmWithoutCard });
   }
   if ((method === 'CREDIT_CARD' || method === 'BOLETO') && !input.buyer.email) {
-    problems.push({ field: 'buyer.email', message: `is required for ${method}` });
+    problems.push({ field: 'buyer.email', message: PROBLEMS.requiredFor({ method }) });
   }
-  if (method === 'BOLETO' && !input.buyer.address) problems.push({ field: 'buyer.address', message: 'is required for BOLETO' });
+  if (method === 'BOLETO' && !input.buyer.address) problems.push({ field: 'buyer.address', message: PROBLEMS.requiredFor({ method }) });
   if (method === 'BOLETO' && input.amountCents < BOLETO_MIN_CENTS) {
-    problems.push({ field: 'amountCents', message: `must be at least ${BOLETO_MIN_CENTS} for BOLETO` });
+    problems.push({ field: 'amountCents', message: PROBLEMS.boletoMinimum({ limit: BOLETO_MIN_CENTS }) });
   }
   if (method !== 'CREDIT_CARD' && input.installments !== undefined && input.installments !== 1) {
-    problems.push({ field: 'installments', message: 'must be 1 for PIX and BOLETO' });
+    problems.push({ field: 'installments', message: PROBLEMS.oneInstallment });
   }
-  if (input.pix && method !== 'PIX') problems.push({ field: 'pix', message: 'is only valid with PIX' });
-  if (input.boleto && method !== 'BOLETO') problems.push({ field: 'boleto', message: 'is only valid with BOLETO' });
+  if (input.pix && method !== 'PIX') problems.push({ field: 'pix', message: PROBLEMS.onlyWith({ method: 'PIX' }) });
+  if (input.boleto && method !== 'BOLETO') problems.push({ field: 'boleto', message: PROBLEMS.onlyWith({ method: 'BOLETO' }) });
   if (input.boleto) {
     const due = input.boleto.dueDate;
     const today = saoPauloDate(now);
-    if (!isValidDate(due)) problems.push({ field: 'boleto.dueDate', message: 'must be a date YYYY-MM-DD' });
-    else if (due < today) problems.push({ field: 'boleto.dueDate', message: 'must not be in the past' });
+    if (!isValidDate(due)) problems.push({ field: 'boleto.dueDate', message: PROBLEMS.date });
+    else if (due < today) problems.push({ field: 'boleto.dueDate', message: PROBLEMS.past });
     else if (daysBetween(today, due) > BOLETO_MAX_DAYS_AHEAD) {
-      problems.push({ field: 'boleto.dueDate', message: `must be at most ${BOLETO_MAX_DAYS_AHEAD} days ahead` });
+      problems.push({ field: 'boleto.dueDate', message: PROBLEMS.daysAhead({ limit: BOLETO_MAX_DAYS_AHEAD }) });
     }
   }
   return problems;
@@ -73,9 +75,9 @@ export function effectiveStatus(intent: Pick<PaymentIntentRow, 'status' | 'expir
 
 /** Why an intent in `status` cannot be confirmed or canceled; undefined when it can. */
 export function blockedMove(status: IntentStatus): DomainError | undefined {
-  if (status === 'EXPIRED') return new DomainError('INTENT_EXPIRED', 'The payment intent expired; create another');
+  if (status === 'EXPIRED') return new DomainError('INTENT_EXPIRED', ERRORS.INTENT_EXPIRED.expired);
   if (status === 'CONFIRMED' || status === 'FAILED' || status === 'CANCELED') {
-    return new DomainError('INTENT_ALREADY_PROCESSED', `The payment intent is already ${status}`);
+    return new DomainError('INTENT_ALREADY_PROCESSED', ERRORS.INTENT_ALREADY_PROCESSED.already({ status }));
   }
   return undefined;
 }
@@ -102,13 +104,13 @@ export function confirmStep(row: ClaimView, now: Date, key: string, hasToken: bo
   if (row.status === 'CONFIRMED' && row.confirm_key === key) return { kind: 'existing' };
   const status = effectiveStatus(row, now);
   if (row.confirm_started_at && status !== 'FAILED' && row.status !== 'CONFIRMED') {
-    if (row.confirm_key !== key) return refusal(row, status, new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed by another request'));
+    if (row.confirm_key !== key) return refusal(row, status, new DomainError('INTENT_ALREADY_PROCESSED', ERRORS.INTENT_ALREADY_PROCESSED.beingConfirmedByAnother));
     return { kind: 'resume' };
   }
   const blocked = blockedMove(status);
   if (blocked) return refusal(row, status, blocked);
   if (row.payment_method === 'CREDIT_CARD' && !hasToken) {
-    return refusal(row, status, new DomainError('TOKEN_REQUIRED', 'A card intent is confirmed with a vault token', [{ field: 'token', message: 'is required for CREDIT_CARD' }]));
+    return refusal(row, status, new DomainError('TOKEN_REQUIRED', ERRORS.TOKEN_REQUIRED.card, [{ field: 'token', message: PROBLEMS.requiredFor({ method: 'CREDIT_CARD' }) }]));
   }
   return { kind: 'claim' };
 }
@@ -121,7 +123,7 @@ export function confirmStep(row: ClaimView, now: Date, key: string, hasToken: bo
 export function cancelStep(row: ClaimView, now: Date): { kind: 'cancel' } | Refusal {
   const status = effectiveStatus(row, now);
   const blocked = row.confirm_started_at && isUnconfirmed(status)
-    ? new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent is being confirmed')
+    ? new DomainError('INTENT_ALREADY_PROCESSED', ERRORS.INTENT_ALREADY_PROCESSED.beingConfirmed)
     : blockedMove(status);
   return blocked ? refusal(row, status, blocked) : { kind: 'cancel' };
 }

@@ -19,6 +19,7 @@ import { executeAsOne } from '../../db/one-statement.js';
 import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { transact } from '../../db/transact.js';
 import { DomainError, isDomainError, notFound, validationFailure, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService, type ResponseRecorder, type UnclaimedKey } from '../idempotency/index.js';
 import type { Clock } from '../../lib/clock.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
@@ -47,7 +48,7 @@ export interface IntentDeps extends ConfirmationDeps {
   linkSlotGuard: ClaimGuard;
 }
 
-const intentNotFound = () => notFound('Payment intent');
+const intentNotFound = () => notFound('paymentIntent');
 
 /**
  * Runs in the claim's database transaction of an intent made through a
@@ -175,7 +176,7 @@ export class PaymentIntentService {
   /** What the buyer's page needs to send the card to the vault: its URL, a ticket for this intent, the current key. */
   private async tokenization(intentId: string, companyId: string, expiresAt: Date): Promise<Outcome<CardTokenization>> {
     const key = (await listPublicKeys(this.deps.db)).find((k) => k.current);
-    if (!key) return new DomainError('SERVICE_UNAVAILABLE', 'The card vault has no encryption key yet; start the vault role', undefined, 5);
+    if (!key) return new DomainError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.noVaultKey, undefined, 5);
     const ticket = signTicket(this.deps.internalKey, { intentId, companyId, expiresAt });
     return { vaultUrl: this.deps.config.publicVaultUrl, ticket, encryptionKey: key.jwk };
   }

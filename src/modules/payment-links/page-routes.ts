@@ -23,6 +23,8 @@ import { respond } from '../../http/respond.js';
 import { checkoutPagePolicy, serveAsset } from '../../http/web-assets.js';
 import type { Clock } from '../../lib/clock.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { newNonce, renderPage, type PageData } from './page-html.js';
 import type { PaymentPageService } from './page-service.js';
 import { PageTokens } from './page-token.js';
@@ -56,11 +58,11 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
   /** The CSRF defence: the request comes from the page's origin and carries a token that page was served with. */
   const fromThePage = async (request: FastifyRequest) => {
     if (request.headers.origin !== origin) {
-      throw new AppError('FORBIDDEN', 'This request must come from the payment page', [{ field: 'Origin', message: `must be ${origin}` }]);
+      throw new AppError('FORBIDDEN', ERRORS.FORBIDDEN.notFromThePage, [{ field: 'Origin', message: PROBLEMS.mustBe({ what: origin }) }]);
     }
     const token = request.headers[TOKEN_HEADER];
     if (!tokens.check(linkOf(request), typeof token === 'string' ? token : undefined, clock.now())) {
-      throw new AppError('FORBIDDEN', 'The payment page is out of date: reload it', [{ field: 'X-Pay-Token', message: 'is missing, expired or not for this link' }]);
+      throw new AppError('FORBIDDEN', ERRORS.FORBIDDEN.pageOutOfDate, [{ field: 'X-Pay-Token', message: PROBLEMS.pageToken }]);
     }
   };
   const perAddress = perMinuteLimit(app, 'pay-ip', config.payPagePerIpPerMinute, (request) => request.ip);

@@ -16,6 +16,7 @@ import type { Db } from '../../db/database.js';
 import type { PaymentLinkRow } from '../../db/types.js';
 import type { Clock } from '../../lib/clock.js';
 import { isDomainError, notFound, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { isId } from '../../lib/ids.js';
 import { sellerProfile } from '../companies/index.js';
 import { unstoredRecorder } from '../idempotency/index.js';
@@ -96,7 +97,7 @@ export class PaymentPageService {
     const link = await this.findLink(id);
     if (!link) return linkNotFound();
     const intent = await this.deps.intents.get(link.company_id, intentId);
-    if (isDomainError(intent) || intent.paymentLinkId !== link.id) return notFound('Payment intent');
+    if (isDomainError(intent) || intent.paymentLinkId !== link.id) return notFound('paymentIntent');
     const transaction = await this.deps.intents.confirm(link.company_id, intent.id, token, unstoredRecorder('plink'));
     return isDomainError(transaction) ? transaction : pagePayment(transaction);
   }
@@ -106,7 +107,7 @@ export class PaymentPageService {
     const link = await this.findLink(id);
     if (!link) return linkNotFound();
     const transaction = await this.deps.transactions.get(link.company_id, transactionId);
-    if (isDomainError(transaction) || transaction.paymentLinkId !== link.id) return notFound('Transaction');
+    if (isDomainError(transaction) || transaction.paymentLinkId !== link.id) return notFound('transaction');
     return pagePayment(transaction);
   }
 }
@@ -115,10 +116,10 @@ export class PaymentPageService {
 function choiceProblems(link: PaymentLinkRow, input: PagePayInput): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   if (!(link.payment_methods as string[]).includes(input.paymentMethod)) {
-    problems.push({ field: 'paymentMethod', message: `must be one of ${(link.payment_methods as string[]).join(', ')}` });
+    problems.push({ field: 'paymentMethod', message: PROBLEMS.oneOf({ values: (link.payment_methods as string[]).join(', ') }) });
   }
   if (input.installments !== undefined && input.installments > link.max_installments) {
-    problems.push({ field: 'installments', message: `must be at most ${link.max_installments}` });
+    problems.push({ field: 'installments', message: PROBLEMS.maximum({ limit: link.max_installments }) });
   }
   return problems;
 }

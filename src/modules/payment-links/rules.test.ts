@@ -33,9 +33,9 @@ describe('slotRefusal', () => {
   });
 
   test('an unavailable link says why', () => {
-    assert.match(String(slotRefusal({ ...open, canceledAt: NOW }, 0, 0, NOW)?.message), /canceled/);
-    assert.match(String(slotRefusal({ ...open, expiresAt: NOW }, 0, 0, NOW)?.message), /expired/);
-    assert.match(String(slotRefusal({ ...open, maxPayments: 1 }, 1, 1, NOW)?.message), /all its payments/);
+    assert.match(String(slotRefusal({ ...open, canceledAt: NOW }, 0, 0, NOW)?.message.en), /canceled/);
+    assert.match(String(slotRefusal({ ...open, expiresAt: NOW }, 0, 0, NOW)?.message.en), /expired/);
+    assert.match(String(slotRefusal({ ...open, maxPayments: 1 }, 1, 1, NOW)?.message.en), /all its payments/);
   });
 });
 

@@ -5,6 +5,9 @@
  */
 import type { ErrorDetail } from '../../lib/domain-error.js';
 import { DomainError } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Text } from '../../lib/i18n/text.js';
 import { BOLETO_MIN_CENTS } from '../payment-intents/index.js';
 import type { CreateLinkInput, LinkStatus } from './schemas.js';
 
@@ -19,13 +22,13 @@ export function validateLink(input: CreateLinkInput, now: Date): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
   const card = input.paymentMethods.includes('CREDIT_CARD');
   if (!card && input.maxInstallments !== undefined && input.maxInstallments !== 1) {
-    problems.push({ field: 'maxInstallments', message: 'must be 1 unless paymentMethods includes CREDIT_CARD' });
+    problems.push({ field: 'maxInstallments', message: PROBLEMS.linkInstallments });
   }
   if (input.paymentMethods.includes('BOLETO') && input.amountCents < BOLETO_MIN_CENTS) {
-    problems.push({ field: 'amountCents', message: `must be at least ${BOLETO_MIN_CENTS} when paymentMethods includes BOLETO` });
+    problems.push({ field: 'amountCents', message: PROBLEMS.linkBoletoMinimum({ limit: BOLETO_MIN_CENTS }) });
   }
   if (input.expiresAt !== undefined && !(new Date(input.expiresAt).getTime() > now.getTime())) {
-    problems.push({ field: 'expiresAt', message: 'must be in the future' });
+    problems.push({ field: 'expiresAt', message: PROBLEMS.future });
   }
   return problems;
 }
@@ -41,10 +44,10 @@ export function linkStatus(link: LinkState, paidCount: number, now: Date): LinkS
   return 'ACTIVE';
 }
 
-const UNAVAILABLE: Record<Exclude<LinkStatus, 'ACTIVE'>, string> = {
-  EXPIRED: 'This payment link has expired',
-  CANCELED: 'This payment link was canceled by the seller',
-  COMPLETED: 'This payment link has taken all its payments',
+const UNAVAILABLE: Record<Exclude<LinkStatus, 'ACTIVE'>, Text> = {
+  EXPIRED: ERRORS.PAYMENT_LINK_UNAVAILABLE.expired,
+  CANCELED: ERRORS.PAYMENT_LINK_UNAVAILABLE.canceled,
+  COMPLETED: ERRORS.PAYMENT_LINK_UNAVAILABLE.completed,
 };
 
 const linkUnavailable = (status: Exclude<LinkStatus, 'ACTIVE'>): DomainError =>
@@ -60,7 +63,7 @@ export function slotRefusal(link: LinkState, paidCount: number, heldSlots: numbe
   const status = linkStatus(link, paidCount, now);
   if (status !== 'ACTIVE') return linkUnavailable(status);
   if (link.maxPayments !== null && heldSlots >= link.maxPayments) {
-    return new DomainError('PAYMENT_LINK_UNAVAILABLE', 'Every payment this link takes is already paid or awaiting payment; try again later');
+    return new DomainError('PAYMENT_LINK_UNAVAILABLE', ERRORS.PAYMENT_LINK_UNAVAILABLE.busy);
   }
   return undefined;
 }

@@ -32,7 +32,7 @@ export interface LinkDeps {
   publicApiUrl: string;
 }
 
-export const linkNotFound = () => notFound('Payment link');
+export const linkNotFound = () => notFound('paymentLink');
 
 export class PaymentLinkService {
   constructor(private readonly deps: LinkDeps) {}

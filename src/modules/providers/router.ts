@@ -6,6 +6,8 @@
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { DomainError } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { BcbPixProvider } from './bcb-pix/index.js';
 import { CieloProvider } from './cielo/index.js';
@@ -49,6 +51,6 @@ export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'ci
 const METHOD_NAMES: Record<ChargeMethod, string> = { PIX: 'Pix', CREDIT_CARD: 'Card', BOLETO: 'Boleto' };
 
 export const methodUnavailable = (method: ChargeMethod): DomainError =>
-  new DomainError('PAYMENT_METHOD_UNAVAILABLE', `${METHOD_NAMES[method]} payments are not available on this service`, [
-    { field: 'paymentMethod', message: `${method} is switched off by the operator` },
+  new DomainError('PAYMENT_METHOD_UNAVAILABLE', ERRORS.PAYMENT_METHOD_UNAVAILABLE.method({ method: METHOD_NAMES[method] }), [
+    { field: 'paymentMethod', message: PROBLEMS.switchedOff({ method }) },
   ]);

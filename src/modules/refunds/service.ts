@@ -62,11 +62,11 @@ export class RefundService {
    * the outcome and the response are recorded together.
    */
   async create(companyId: string, transactionId: string, body: { amountCents?: number; reason?: string } | null | undefined, recorder: ResponseRecorder): Promise<Outcome<RefundView>> {
-    if (!isId('trx', transactionId)) return notFound('Transaction');
+    if (!isId('trx', transactionId)) return notFound('transaction');
     const now = this.deps.clock.now();
     const claimed = await transact(this.deps.db, async (trx) => {
       const row = await this.deps.transactions.lock(trx, companyId, transactionId);
-      if (!row) return notFound('Transaction');
+      if (!row) return notFound('transaction');
       const earlier = await repo.findByRequestKey(trx, companyId, recorder.key);
       if (earlier) return { refund: earlier, resumed: true };
       const amount = refundAmount(row, await repo.totalsOf(trx, row.id), body?.amountCents);
@@ -100,12 +100,12 @@ export class RefundService {
 
   async get(companyId: string, id: string): Promise<Outcome<RefundView>> {
     const row = isId('rf', id) ? await repo.findRefund(this.deps.db, companyId, id) : undefined;
-    return row ? refundView(row) : notFound('Refund');
+    return row ? refundView(row) : notFound('refund');
   }
 
   async listOfTransaction(companyId: string, transactionId: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: RefundView[]; hasMore: boolean }>> {
     const transaction = isId('trx', transactionId) ? await this.deps.transactions.find(this.deps.db, companyId, transactionId) : undefined;
-    if (!transaction) return notFound('Transaction');
+    if (!transaction) return notFound('transaction');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
     const page = toPage(await repo.refundsOf(this.deps.db, transaction.id, { limit, startingAfter: q.startingAfter }), limit);
     return { data: page.data.map(refundView), hasMore: page.hasMore };
@@ -130,11 +130,11 @@ export class RefundService {
    * `transaction.canceled` is written.
    */
   async chargebackInSandbox(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<TransactionView>> {
-    if (!isId('trx', id)) return notFound('Transaction');
+    if (!isId('trx', id)) return notFound('transaction');
     const now = this.deps.clock.now();
     return transact(this.deps.db, async (trx) => {
       const row = await this.deps.transactions.lock(trx, companyId, id);
-      if (!row) return notFound('Transaction');
+      if (!row) return notFound('transaction');
       const amount = chargebackAmount(row, await repo.totalsOf(trx, row.id));
       if (isDomainError(amount)) return amount;
       const { view } = await this.deps.transactions.applyReversal(trx, row, { kind: 'CHARGEBACK', amountCents: amount }, now);

@@ -8,7 +8,8 @@ import {
   validateSplitRules,
   type SplitRuleInput,
 } from './index.js';
-import { TAX_ID_SHAPE } from '../../lib/tax-id.js';
+import type { ErrorDetail } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 
 // Valid tax ids (check digits computed by hand with the mod-11 rule).
 const SELLER = '11222333000181'; // CNPJ
@@ -26,6 +27,9 @@ function refused(rules: SplitRuleInput[], amountCents = 10_000) {
   if (result.ok) throw new Error('unreachable');
   return result;
 }
+
+/** The problems with their English text, as the assertions below spell them. */
+const inEnglish = (problems: ErrorDetail[]) => problems.map((p) => ({ field: p.field, message: p.message.en }));
 
 function fieldsOf(rules: SplitRuleInput[], amountCents = 10_000): string[] {
   const result = refused(rules, amountCents);
@@ -95,7 +99,7 @@ test('rejects a percentage of 0 or less, or above 100', () => {
 
 test('rejects a percentage with more than 2 decimals (10.555)', () => {
   const result = refused([pct(A, 10.555)]);
-  assert.deepEqual(result.problems, [{ field: 'splitRules[0].percentage', message: 'at most 2 decimal places' }]);
+  assert.deepEqual(inEnglish(result.problems), [{ field: 'splitRules[0].percentage', message: 'at most 2 decimal places' }]);
 });
 
 test('rejects a fixed amount of 0 or less', () => {
@@ -122,7 +126,7 @@ test("rejects the seller's own document as a recipient", () => {
 
 test('rejects percentages summing above 100, at the rule that goes over', () => {
   const result = refused([pct(A, 60), pct(B, 30), fixed(C, 1), pct(D, 10.01)], 100_000);
-  assert.deepEqual(result.problems, [
+  assert.deepEqual(inEnglish(result.problems), [
     { field: 'splitRules[3].percentage', message: 'sum of percentages exceeds 100' },
     { field: 'splitRules[3].percentage', message: 'sum of slices exceeds the sale amount' },
   ]);
@@ -131,13 +135,13 @@ test('rejects percentages summing above 100, at the rule that goes over', () => 
 test('percentages above 100 in total are refused even when their floors fit the amount', () => {
   // 60 % + 60 % of 1 centavo: both slices floor to 0, still 120 %.
   const result = refused([pct(A, 60), pct(B, 60)], 1);
-  assert.deepEqual(result.problems, [{ field: 'splitRules[1].percentage', message: 'sum of percentages exceeds 100' }]);
+  assert.deepEqual(inEnglish(result.problems), [{ field: 'splitRules[1].percentage', message: 'sum of percentages exceeds 100' }]);
 });
 
 test('rejects slices summing above the sale amount, at the rule that goes over', () => {
   // 600 + 300 (30 % of 1000) = 900, + 200 = 1100 > 1000 at rule 2.
   const result = refused([fixed(A, 600), pct(B, 30), fixed(C, 200)], 1000);
-  assert.deepEqual(result.problems, [{ field: 'splitRules[2].amountCents', message: 'sum of slices exceeds the sale amount' }]);
+  assert.deepEqual(inEnglish(result.problems), [{ field: 'splitRules[2].amountCents', message: 'sum of slices exceeds the sale amount' }]);
   assert.ok(validateSplitRules([fixed(A, 600), pct(B, 30), fixed(C, 100)], 1000, SELLER).ok, 'exactly the amount fits');
 });
 
@@ -155,9 +159,9 @@ test('reports every problem, not just the first', () => {
 test('a tax id with wrong check digits is a VALIDATION_ERROR, which wins over split problems', () => {
   const result = refused([pct(A, 200), fixed('52998224726', 10), fixed('123', 10)]);
   assert.equal(result.kind, 'VALIDATION_ERROR');
-  assert.deepEqual(result.problems, [
+  assert.deepEqual(inEnglish(result.problems), [
     { field: 'splitRules[1].recipientDocument', message: 'is not a valid CPF or CNPJ (check digits)' },
-    { field: 'splitRules[2].recipientDocument', message: `must be ${TAX_ID_SHAPE}` },
+    { field: 'splitRules[2].recipientDocument', message: PROBLEMS.taxIdShape.en },
   ]);
   assert.equal(refused([pct('11222333000180', 10)]).kind, 'VALIDATION_ERROR'); // CNPJ, last digit off
   assert.equal(refused([pct('11111111111', 10)]).kind, 'VALIDATION_ERROR'); // repeated digits
@@ -173,7 +177,7 @@ test('more than 20 rules is a VALIDATION_ERROR on splitRules', () => {
   const rules = Array.from({ length: 21 }, () => fixed(A, 1));
   const result = refused(rules, 1000);
   assert.equal(result.kind, 'VALIDATION_ERROR');
-  assert.deepEqual(result.problems, [{ field: 'splitRules', message: 'at most 20 split rules' }]);
+  assert.deepEqual(inEnglish(result.problems), [{ field: 'splitRules', message: 'at most 20 split rules' }]);
 });
 
 test('slicesOf refuses rules that were not validated rather than guess', () => {
@@ -185,7 +189,7 @@ test('slicesOf refuses rules that were not validated rather than guess', () => {
 test('lists distinct recipients to look up, and names the unapproved ones', () => {
   const rules = [pct(A, 1), fixed(B, 1), fixed(A, 1)];
   assert.deepEqual(distinctRecipientDocuments(rules), [A, B]);
-  assert.deepEqual(unapprovedRecipientProblems(rules, (doc) => doc === B), [
+  assert.deepEqual(inEnglish(unapprovedRecipientProblems(rules, (doc) => doc === B)), [
     { field: 'splitRules[0].recipientDocument', message: 'not an approved account in the service' },
     { field: 'splitRules[2].recipientDocument', message: 'not an approved account in the service' },
   ]);

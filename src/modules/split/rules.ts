@@ -7,7 +7,10 @@
  * decimal text, and a percentage slice is floor(amount × bp / 10 000), so the
  * slices of a sale never add up to more than what the rules promise.
  */
-import { DomainError, summarize, validationFailure } from '../../lib/domain-error.js';
+import { DomainError, summarizedError, validationFailure } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Text } from '../../lib/i18n/text.js';
 import { MAX_AMOUNT_CENTS, percentOfFloor } from '../../lib/money.js';
 import { taxIdProblem } from '../../lib/tax-id.js';
 
@@ -31,7 +34,7 @@ export interface Slice {
 
 export interface SplitProblem {
   field: string;
-  message: string;
+  message: Text;
 }
 
 /** The error code a refused split answers with (HTTP 400 or 422, per the contract). */
@@ -72,7 +75,7 @@ const at = (i: number, field: keyof SplitRuleInput): string => `splitRules[${i}]
 function shapeProblems(rules: SplitRuleInput[]): SplitProblem[] {
   const problems: SplitProblem[] = [];
   if (rules.length > MAX_SPLIT_RULES) {
-    problems.push({ field: 'splitRules', message: `at most ${MAX_SPLIT_RULES} split rules` });
+    problems.push({ field: 'splitRules', message: PROBLEMS.splitRules({ limit: MAX_SPLIT_RULES }) });
   }
   rules.forEach((rule, i) => {
     const problem = taxIdProblem(rule.recipientDocument);
@@ -88,19 +91,19 @@ function shapeProblems(rules: SplitRuleInput[]): SplitProblem[] {
  */
 function ruleValue(rule: SplitRuleInput, i: number): { bp: number } | { cents: number } | SplitProblem {
   if (rule.type === 'PERCENTAGE') {
-    if (rule.percentage === undefined) return { field: at(i, 'percentage'), message: 'required with type PERCENTAGE' };
-    if (rule.amountCents !== undefined) return { field: at(i, 'amountCents'), message: 'not allowed with type PERCENTAGE' };
+    if (rule.percentage === undefined) return { field: at(i, 'percentage'), message: PROBLEMS.requiredWithType({ type: 'PERCENTAGE' }) };
+    if (rule.amountCents !== undefined) return { field: at(i, 'amountCents'), message: PROBLEMS.notAllowedWithType({ type: 'PERCENTAGE' }) };
     const p = rule.percentage;
-    if (!(p > 0 && p <= 100)) return { field: at(i, 'percentage'), message: 'must be greater than 0 and at most 100' };
+    if (!(p > 0 && p <= 100)) return { field: at(i, 'percentage'), message: PROBLEMS.percentage };
     const bp = percentageToBasisPoints(p);
-    if (bp === undefined) return { field: at(i, 'percentage'), message: 'at most 2 decimal places' };
+    if (bp === undefined) return { field: at(i, 'percentage'), message: PROBLEMS.twoDecimals };
     return { bp };
   }
-  if (rule.amountCents === undefined) return { field: at(i, 'amountCents'), message: 'required with type FIXED' };
-  if (rule.percentage !== undefined) return { field: at(i, 'percentage'), message: 'not allowed with type FIXED' };
+  if (rule.amountCents === undefined) return { field: at(i, 'amountCents'), message: PROBLEMS.requiredWithType({ type: 'FIXED' }) };
+  if (rule.percentage !== undefined) return { field: at(i, 'percentage'), message: PROBLEMS.notAllowedWithType({ type: 'FIXED' }) };
   const cents = rule.amountCents;
   if (!Number.isSafeInteger(cents) || cents <= 0) {
-    return { field: at(i, 'amountCents'), message: 'must be an integer number of centavos greater than 0' };
+    return { field: at(i, 'amountCents'), message: PROBLEMS.positiveCentavos };
   }
   return { cents };
 }
@@ -125,9 +128,9 @@ export function validateSplitRules(rules: SplitRuleInput[], amountCents: number,
   rules.forEach((rule, i) => {
     const doc = rule.recipientDocument;
     if (doc === sellerDocument) {
-      problems.push({ field: at(i, 'recipientDocument'), message: "the seller's own document cannot be a split recipient" });
+      problems.push({ field: at(i, 'recipientDocument'), message: PROBLEMS.sellerAsRecipient });
     } else if (seen.has(doc)) {
-      problems.push({ field: at(i, 'recipientDocument'), message: 'recipient appears in more than one rule' });
+      problems.push({ field: at(i, 'recipientDocument'), message: PROBLEMS.repeatedRecipient });
     }
     seen.add(doc);
 
@@ -142,14 +145,14 @@ export function validateSplitRules(rules: SplitRuleInput[], amountCents: number,
       sliceSum += percentOfFloor(amountCents, value.bp);
       if (bpSum > FULL_BP && !bpReported) {
         bpReported = true;
-        problems.push({ field: at(i, 'percentage'), message: 'sum of percentages exceeds 100' });
+        problems.push({ field: at(i, 'percentage'), message: PROBLEMS.percentagesOver100 });
       }
     } else {
       sliceSum += value.cents;
     }
     if (sliceSum > amountCents && !sliceReported) {
       sliceReported = true;
-      problems.push({ field: at(i, 'bp' in value ? 'percentage' : 'amountCents'), message: 'sum of slices exceeds the sale amount' });
+      problems.push({ field: at(i, 'bp' in value ? 'percentage' : 'amountCents'), message: PROBLEMS.slicesOverAmount });
     }
   });
   if (problems.length > 0) return { ok: false, kind: 'SPLIT_INVALID', problems };
@@ -187,7 +190,7 @@ export function unapprovedRecipientProblems(rules: SplitRuleInput[], isApproved:
   return rules.flatMap((rule, i) =>
     isApproved(rule.recipientDocument)
       ? []
-      : [{ field: at(i, 'recipientDocument'), message: 'not an approved account in the service' }],
+      : [{ field: at(i, 'recipientDocument'), message: PROBLEMS.notApprovedAccount }],
   );
 }
 
@@ -195,6 +198,6 @@ export function unapprovedRecipientProblems(rules: SplitRuleInput[], isApproved:
 export function splitError(kind: SplitErrorKind, problems: SplitProblem[]): DomainError {
   const details = problems.map((p) => ({ field: p.field, message: p.message }));
   if (kind === 'VALIDATION_ERROR') return validationFailure(details);
-  if (kind === 'SPLIT_INVALID') return new DomainError('SPLIT_INVALID', `Invalid split: ${summarize(details)}`, details);
-  return new DomainError('SPLIT_RECIPIENT_NOT_FOUND', 'A split recipient is not an approved account', details);
+  if (kind === 'SPLIT_INVALID') return summarizedError('SPLIT_INVALID', ERRORS.SPLIT_INVALID.invalid, details);
+  return new DomainError('SPLIT_RECIPIENT_NOT_FOUND', ERRORS.SPLIT_RECIPIENT_NOT_FOUND.notApproved, details);
 }

@@ -239,7 +239,7 @@ test('any rules: accepted ones give sound receivables, refused ones name their f
         const m = FIELD.exec(field);
         assert.ok(m, `malformed field ${field}`);
         assert.ok(m[1] === undefined || Number(m[1]) < rules.length, `field ${field} names no rule`);
-        assert.ok(message.length > 0);
+        assert.ok(message.en.length > 0 && message['pt-BR'].length > 0);
       }
       const shapeBroken = rules.length > 20 || rules.some((r) => !isValidTaxId(r.recipientDocument));
       assert.equal(validation.kind, shapeBroken ? 'VALIDATION_ERROR' : 'SPLIT_INVALID');

@@ -33,7 +33,7 @@ test('a PENDING transaction whose payment window closed is canceled first, and t
   const decision = sandboxDecision({ status: 'PENDING', cancel_at: NOW }, 'PAID', NOW);
   assert.ok(decision.kind === 'expire');
   assert.equal(decision.error.code, 'TRANSACTION_NOT_PENDING');
-  assert.match(decision.error.message, /payment window closed/);
+  assert.match(decision.error.message.en, /payment window closed/);
 });
 
 test('reversals: the fee kept is F − floor(F × R / A) on the cumulative amount; all of it back cancels', () => {

@@ -12,6 +12,7 @@
  */
 import type { TransactionRow } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { feeKeptAfter } from '../split/index.js';
 import type { ReversedAmounts } from './repo.js';
 import type { TransactionEventType } from './schemas.js';
@@ -25,13 +26,11 @@ export const canMove = (from: string): boolean => from === 'PENDING';
 export const eventOfMove = (to: TransactionMove): TransactionEventType => (to === 'PAID' ? 'transaction.paid' : 'transaction.canceled');
 
 /** The error for a move refused because the transaction is no longer PENDING. */
-function notPending(status: string, why?: string): DomainError {
-  return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${status}${why ? ` (${why})` : ''}; only a PENDING transaction can change`);
-}
+const notPending = (status: string): DomainError => new DomainError('TRANSACTION_NOT_PENDING', ERRORS.TRANSACTION_NOT_PENDING.notPending({ status }));
 
 /** The error for a sandbox settle of a transaction that has no receivables to pay yet. */
 export function notSettleable(status: string): DomainError {
-  return new DomainError('TRANSACTION_NOT_PENDING', `The transaction is ${status}; only a PAID transaction has receivables to settle`);
+  return new DomainError('TRANSACTION_NOT_PENDING', ERRORS.TRANSACTION_NOT_PENDING.notPaid({ status }));
 }
 
 /** A PENDING transaction stops being payable when its payment window closes (Pix expiry, boleto due date + grace). */
@@ -53,7 +52,7 @@ export type SandboxDecision =
   | { kind: 'refuse'; error: DomainError };
 
 export function sandboxDecision(row: Pick<TransactionRow, 'status' | 'cancel_at'>, to: 'PAID' | 'CANCELED', now: Date): SandboxDecision {
-  if (windowClosed(row, now)) return { kind: 'expire', error: notPending('CANCELED', 'its payment window closed') };
+  if (windowClosed(row, now)) return { kind: 'expire', error: new DomainError('TRANSACTION_NOT_PENDING', ERRORS.TRANSACTION_NOT_PENDING.windowClosed({ status: 'CANCELED' })) };
   if (canMove(row.status)) return { kind: 'move' };
   if (row.status === 'PAID' && to === 'PAID') return { kind: 'unchanged' };
   return { kind: 'refuse', error: notPending(row.status) };

@@ -113,7 +113,7 @@ export class TransactionService {
 
   async get(companyId: string, id: string): Promise<Outcome<TransactionView>> {
     const row = isId('trx', id) ? await repo.findTransaction(this.deps.db, companyId, id) : undefined;
-    if (!row) return notFound('Transaction');
+    if (!row) return notFound('transaction');
     return this.view(this.deps.db, row);
   }
 
@@ -201,11 +201,11 @@ export class TransactionService {
    * window has closed is canceled first (as the expiry worker would).
    */
   async settleInSandbox(companyId: string, id: string, to: 'PAID' | 'CANCELED', recorder?: ResponseRecorder): Promise<Outcome<TransactionView>> {
-    if (!isId('trx', id)) return notFound('Transaction');
+    if (!isId('trx', id)) return notFound('transaction');
     const now = this.deps.clock.now();
     return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
-      if (!row) return notFound('Transaction');
+      if (!row) return notFound('transaction');
       const decision = sandboxDecision(row, to, now);
       if (decision.kind === 'expire') {
         // The cancellation commits (as the expiry worker would have done); the caller is told why nothing else happened.
@@ -221,11 +221,11 @@ export class TransactionService {
 
   /** Sandbox settle: every receivable of a PAID transaction becomes PAID at once. */
   async settleReceivablesInSandbox(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<TransactionView>> {
-    if (!isId('trx', id)) return notFound('Transaction');
+    if (!isId('trx', id)) return notFound('transaction');
     const now = this.deps.clock.now();
     return transact(this.deps.db, async (trx) => {
       const row = await repo.findTransaction(trx, companyId, id, true);
-      if (!row) return notFound('Transaction');
+      if (!row) return notFound('transaction');
       if (row.status !== 'PAID') return notSettleable(row.status);
       await this.deps.receivables.settleTransaction(trx, row.id, now);
       const view = await this.view(trx, row);

@@ -8,12 +8,13 @@
  * No API key on the public routes; no request body is ever logged.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { clientErrorHandler, refuseConnect } from '../../http/client-errors.js';
-import { frameworkErrors, installErrorHandler } from '../../http/error-handler.js';
+import { frameworkErrors, installErrorHandler, sendErrorsInEveryLanguage } from '../../http/error-handler.js';
+import { AppError } from '../../http/errors.js';
 import { requestLog } from '../../http/request-log.js';
 import { installInputGuard } from '../../http/input-guard.js';
 import { healthRoutes } from '../../http/health.js';
@@ -23,6 +24,7 @@ import { installOpenApi } from '../../http/openapi.js';
 import { respond } from '../../http/respond.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { DomainError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { ChargeRecord } from '../providers/index.js';
 import { isInternalBearer, type CardAuthorizer, type VaultAuthorization } from './authorize.js';
 import type { VaultKeys } from './keys.js';
@@ -103,7 +105,7 @@ function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord 
   if (answer.kind === 'charged') return answer.record;
   if (answer.kind === 'not-charged') return { notCharged: true, reason: answer.reason };
   if (answer.kind === 'refused') return answer.error;
-  return new DomainError('PROVIDER_ERROR', 'The acquirer did not answer');
+  return new DomainError('PROVIDER_ERROR', ERRORS.PROVIDER_ERROR.noAnswer);
 }
 
 export interface VaultAppDeps {
@@ -187,9 +189,14 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
     return respond(request, reply, await deps.tokenizer.tokenize(request.body, request.ip));
   });
 
-  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { hide: true, body: AuthorizeBody } }, async (request, reply) => {
-    if (!isInternalBearer(deps.internalKey, request.headers.authorization)) return respond(request, reply, new DomainError('UNAUTHORIZED', 'Internal route'));
-    return respond(request, reply, authorizationOutcome(await deps.authorizer.authorize(request.body)));
-  });
+  // The API's own call: without the internal bearer it is refused before its body is read; past it, errors come with their
+  // texts in every language, for the API to render in its own client's language (vault/client.ts).
+  const internalCaller = async (request: FastifyRequest) => {
+    if (!isInternalBearer(deps.internalKey, request.headers.authorization)) throw new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.internalRoute);
+    sendErrorsInEveryLanguage(request);
+  };
+  app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { hide: true, body: AuthorizeBody }, onRequest: internalCaller }, async (request, reply) =>
+    respond(request, reply, authorizationOutcome(await deps.authorizer.authorize(request.body))),
+  );
   return app;
 }

@@ -28,6 +28,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
 import { isDomainError, validationError, type DomainError } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Clock } from '../../lib/clock.js';
 import { methodUnavailable, ProviderUnavailable, type ChargeRecord, type PaymentProvider } from '../providers/index.js';
 import type { VaultSealers } from './master-key.js';
@@ -95,9 +96,9 @@ export class CardAuthorizer {
     const spent = await transact(this.db, async (trx) => {
       const token = await repo.lockToken(trx, hashToken(req.token));
       if (!token || token.intent_id !== req.intentId || token.company_id !== req.companyId) {
-        return validationError('token', 'is not a card token of this payment intent');
+        return validationError('token', PROBLEMS.otherIntentToken);
       }
-      if (token.expires_at.getTime() <= now.getTime()) return validationError('token', 'expired with its payment intent');
+      if (token.expires_at.getTime() <= now.getTime()) return validationError('token', PROBLEMS.tokenExpired);
       if (token.used_at || !token.card_sealed || !token.cvv_sealed) return 'interrupted' as const;
       // Spent, card and CVV erased in one commit: from here the card exists only in this call's memory.
       await repo.spendToken(trx, token, now);

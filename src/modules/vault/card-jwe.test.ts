@@ -18,7 +18,7 @@ function encrypt(header: Record<string, unknown>, key: CryptoKey = pair.publicKe
 /** The field and message of a refusal, or 'opened'. */
 function answer(jwe: string, ticket = 't1'): string {
   const opened = openCard(jwe, privateKey, 'k1', ticket);
-  return isDomainError(opened) ? `${opened.details?.[0]?.field}: ${opened.message}` : 'opened';
+  return isDomainError(opened) ? `${opened.details?.[0]?.field}: ${opened.message.en}` : 'opened';
 }
 
 test('opens a JWE that jose made, with its digest', async () => {

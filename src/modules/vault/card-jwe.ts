@@ -14,6 +14,7 @@
  */
 import { constants, createDecipheriv, createHash, privateDecrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { validationError, type DomainError } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { compactParts, decodeJsonObject } from './compact-serialization.js';
 
 export interface OpenedCard {
@@ -34,7 +35,7 @@ export function jweDigest(jwe: string): string {
 
 const digestOf = (iv: Buffer, tag: Buffer): string => createHash('sha256').update(iv).update(tag).digest('hex');
 
-const undecryptable = (): DomainError => validationError('encryptedCard', 'could not be decrypted with this key');
+const undecryptable = (): DomainError => validationError('encryptedCard', PROBLEMS.undecryptable);
 
 /** The protected header when it is a JSON object naming exactly our algorithms (no compression, no critical extensions); else undefined. */
 function protectedHeader(encoded: string): Record<string, unknown> | undefined {
@@ -78,6 +79,6 @@ export function openCard(jwe: string, privateKey: KeyObject, keyId: string, tick
   // A kid that disagrees with keyId is refused like any undecryptable card (same answer, nothing learned).
   if (header.kid !== keyId) return undecryptable();
   // Checked after decryption, so the header compared is the authenticated one.
-  if (header.ticket !== ticket) return validationError('encryptedCard', 'was not encrypted for this ticket; encrypt the card again');
+  if (header.ticket !== ticket) return validationError('encryptedCard', PROBLEMS.otherTicket);
   return { plaintext, digest: digestOf(iv, tag) };
 }

@@ -26,10 +26,11 @@ function card(overrides: Record<string, unknown> = {}): Record<string, unknown> 
   return { number: '4111111111111111', holderName: 'Maria da Silva', expMonth: 12, expYear: 2030, cvv: '123', ...overrides };
 }
 
-function problemsOf(input: unknown, now = NOW): CardProblem[] {
+/** The problems with their English text, as the assertions below spell them. */
+function problemsOf(input: unknown, now = NOW): { field: string; message: string }[] {
   const result = validateCard(input, now);
   assert.equal(result.ok, false, 'expected a validation failure');
-  return result.ok ? [] : result.problems;
+  return result.ok ? [] : result.problems.map((p: CardProblem) => ({ field: p.field, message: p.message.en }));
 }
 
 function fields(input: unknown, now = NOW): string[] {

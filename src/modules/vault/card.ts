@@ -7,6 +7,8 @@
  * fixed texts (and at most a brand name), so they can go to the buyer's page
  * as VALIDATION_ERROR details and into logs as they are.
  */
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Text } from '../../lib/i18n/text.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import { CARD_NUMBER_LENGTHS, CVV_LENGTHS, MIN_CARD_DIGITS, MAX_CARD_DIGITS, MAX_YEARS_AHEAD, HOLDER_NAME_MIN, HOLDER_NAME_MAX, CARD_BRAND_NAMES, DIGITS, normalizeCardNumber, detectBrand, luhnValid, type CardBrand } from './card-brands.js';
 
@@ -28,7 +30,7 @@ export interface ValidCard extends CardInput {
 
 export interface CardProblem {
   field: string;
-  message: string;
+  message: Text;
 }
 
 export type CardValidation = { ok: true; card: ValidCard } | { ok: false; problems: CardProblem[] };
@@ -100,7 +102,7 @@ function normalizeHolderName(name: string): string {
  */
 export function validateCard(input: unknown, now: Date, options: ValidateCardOptions = {}): CardValidation {
   if (!isPlainObject(input)) {
-    return { ok: false, problems: [{ field: CARD_PAYLOAD_FIELD, message: 'must be a JSON object with the card fields' }] };
+    return { ok: false, problems: [{ field: CARD_PAYLOAD_FIELD, message: PROBLEMS.cardObject }] };
   }
   const problems: CardProblem[] = [];
 
@@ -109,26 +111,26 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
   let brand: CardBrand | undefined;
   const rawNumber = input.number;
   if (rawNumber === undefined || rawNumber === null || rawNumber === '') {
-    problems.push({ field: 'number', message: 'is required' });
+    problems.push({ field: 'number', message: PROBLEMS.required });
   } else if (typeof rawNumber !== 'string') {
-    problems.push({ field: 'number', message: 'must be a string of digits' });
+    problems.push({ field: 'number', message: PROBLEMS.digitString });
   } else {
     const digits = normalizeCardNumber(rawNumber);
     if (digits === undefined) {
-      problems.push({ field: 'number', message: 'must contain only digits' });
+      problems.push({ field: 'number', message: PROBLEMS.onlyDigits });
     } else if (digits.length < MIN_CARD_DIGITS || digits.length > MAX_CARD_DIGITS) {
-      problems.push({ field: 'number', message: `must have ${MIN_CARD_DIGITS} to ${MAX_CARD_DIGITS} digits` });
+      problems.push({ field: 'number', message: PROBLEMS.digitCount({ min: MIN_CARD_DIGITS, max: MAX_CARD_DIGITS }) });
     } else if (!luhnValid(digits)) {
-      problems.push({ field: 'number', message: 'is not a valid card number' });
+      problems.push({ field: 'number', message: PROBLEMS.cardNumber });
     } else {
       const detected = detectBrand(digits);
       if (!detected) {
-        problems.push({ field: 'number', message: 'is from a card brand that is not accepted' });
+        problems.push({ field: 'number', message: PROBLEMS.brand });
       } else {
         brand = detected;
         const lengths = CARD_NUMBER_LENGTHS[detected];
         if (!lengths.includes(digits.length)) {
-          problems.push({ field: 'number', message: `must have ${describeLengths(lengths)} digits for ${CARD_BRAND_NAMES[detected]}` });
+          problems.push({ field: 'number', message: PROBLEMS.digitsForBrand({ digits: describeLengths(lengths), brand: CARD_BRAND_NAMES[detected] }) });
         } else {
           number = digits;
         }
@@ -140,16 +142,16 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
   let holderName: string | undefined;
   const rawName = input.holderName;
   if (rawName === undefined || rawName === null || rawName === '') {
-    problems.push({ field: 'holderName', message: 'is required' });
+    problems.push({ field: 'holderName', message: PROBLEMS.required });
   } else if (typeof rawName !== 'string') {
-    problems.push({ field: 'holderName', message: 'must be a string' });
+    problems.push({ field: 'holderName', message: PROBLEMS.string });
   } else {
     const name = normalizeHolderName(rawName);
     const length = [...name].length;
     if (length < HOLDER_NAME_MIN || length > HOLDER_NAME_MAX) {
-      problems.push({ field: 'holderName', message: `must have ${HOLDER_NAME_MIN} to ${HOLDER_NAME_MAX} characters` });
+      problems.push({ field: 'holderName', message: PROBLEMS.characterCount({ min: HOLDER_NAME_MIN, max: HOLDER_NAME_MAX }) });
     } else if (!HOLDER_NAME_CHARS.test(name) || !HAS_LETTER.test(name)) {
-      problems.push({ field: 'holderName', message: "may contain only letters, spaces and . ' -" });
+      problems.push({ field: 'holderName', message: PROBLEMS.holderName });
     } else {
       holderName = name;
     }
@@ -158,23 +160,23 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
   // expMonth
   let expMonth: number | undefined;
   if (input.expMonth === undefined || input.expMonth === null || input.expMonth === '') {
-    problems.push({ field: 'expMonth', message: 'is required' });
+    problems.push({ field: 'expMonth', message: PROBLEMS.required });
   } else {
     const m = readInteger(input.expMonth, 2);
-    if (m === undefined || m < 1 || m > 12) problems.push({ field: 'expMonth', message: 'must be an integer from 1 to 12' });
+    if (m === undefined || m < 1 || m > 12) problems.push({ field: 'expMonth', message: PROBLEMS.month });
     else expMonth = m;
   }
 
   // expYear
   let expYear: number | undefined;
   if (input.expYear === undefined || input.expYear === null || input.expYear === '') {
-    problems.push({ field: 'expYear', message: 'is required' });
+    problems.push({ field: 'expYear', message: PROBLEMS.required });
   } else {
     const raw = input.expYear;
     const y = readInteger(raw, 4);
     const twoDigits = y !== undefined && y >= 0 && y <= 99 && (typeof raw === 'number' || String(raw).trim().length === 2);
     if (y === undefined || (!twoDigits && (y < 1000 || y > 9999))) {
-      problems.push({ field: 'expYear', message: 'must be a 4-digit year' });
+      problems.push({ field: 'expYear', message: PROBLEMS.year });
     } else {
       expYear = twoDigits ? 2000 + y : y;
     }
@@ -186,13 +188,13 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
     const year = Number(today.slice(0, 4));
     const month = Number(today.slice(5, 7));
     if (expYear < year) {
-      problems.push({ field: 'expYear', message: 'card has expired' });
+      problems.push({ field: 'expYear', message: PROBLEMS.cardExpired });
       expYear = undefined;
     } else if (expYear === year && expMonth < month) {
-      problems.push({ field: 'expMonth', message: 'card has expired' });
+      problems.push({ field: 'expMonth', message: PROBLEMS.cardExpired });
       expMonth = undefined;
     } else if (expYear > year + MAX_YEARS_AHEAD) {
-      problems.push({ field: 'expYear', message: `must be at most ${MAX_YEARS_AHEAD} years ahead` });
+      problems.push({ field: 'expYear', message: PROBLEMS.yearsAhead({ limit: MAX_YEARS_AHEAD }) });
       expYear = undefined;
     }
   }
@@ -201,19 +203,19 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
   let cvv: string | undefined;
   const rawCvv = input.cvv;
   if (rawCvv === undefined || rawCvv === null || rawCvv === '') {
-    problems.push({ field: 'cvv', message: 'is required' });
+    problems.push({ field: 'cvv', message: PROBLEMS.required });
   } else if (typeof rawCvv !== 'string') {
-    problems.push({ field: 'cvv', message: 'must be a string of digits' });
+    problems.push({ field: 'cvv', message: PROBLEMS.digitString });
   } else {
     const c = rawCvv.trim();
     if (!DIGITS.test(c)) {
-      problems.push({ field: 'cvv', message: 'must contain only digits' });
+      problems.push({ field: 'cvv', message: PROBLEMS.onlyDigits });
     } else if (brand) {
       const expected = CVV_LENGTHS[brand];
-      if (c.length !== expected) problems.push({ field: 'cvv', message: `must have ${expected} digits for ${CARD_BRAND_NAMES[brand]}` });
+      if (c.length !== expected) problems.push({ field: 'cvv', message: PROBLEMS.digitsForBrand({ digits: String(expected), brand: CARD_BRAND_NAMES[brand] }) });
       else cvv = c;
     } else if (c.length !== 3 && c.length !== 4) {
-      problems.push({ field: 'cvv', message: 'must have 3 or 4 digits' });
+      problems.push({ field: 'cvv', message: PROBLEMS.cvvLength });
     }
   }
 
@@ -223,8 +225,8 @@ export function validateCard(input: unknown, now: Date, options: ValidateCardOpt
       // Never echo a key that could be data (digits, long strings): name it only when it looks like a field name.
       problems.push(
         SAFE_FIELD_NAME.test(key)
-          ? { field: key, message: 'is not a card field' }
-          : { field: CARD_PAYLOAD_FIELD, message: 'contains a field that is not a card field' },
+          ? { field: key, message: PROBLEMS.notCardField }
+          : { field: CARD_PAYLOAD_FIELD, message: PROBLEMS.nonCardField },
       );
     }
   }

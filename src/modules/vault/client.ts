@@ -8,9 +8,17 @@
  * vault that cannot be reached, answers 5xx or misses that wait is an
  * unknown outcome: the API records it as such and resolves it from the
  * acquirer's record (payment-intents/confirmation.ts), never guessing.
+ *
+ * A refusal is rendered by the API for its own client, in that client's
+ * language, so the vault answers the internal route's errors with their
+ * texts in every language (ErrorInEveryLanguage) and the client rebuilds the
+ * DomainError from them: the vault's answer does not depend on a language,
+ * and the API never reads a text to translate it.
  */
 import { request } from 'undici';
-import { DomainError, type ErrorBody, type ErrorCode } from '../../lib/domain-error.js';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../../lib/domain-error.js';
+import { VAULT_REFUSAL } from '../../lib/i18n/messages/errors.js';
+import type { Text } from '../../lib/i18n/text.js';
 import type { ChargeRecord } from '../providers/index.js';
 import type { NotChargedBody } from './app.js';
 import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
@@ -25,6 +33,17 @@ export const AUTHORIZE_ANSWER_GRACE_MS = 3_000;
 
 /** Error codes the vault answers when it refused before charging; any other answer leaves the outcome unknown. */
 const REFUSALS: readonly ErrorCode[] = ['VALIDATION_ERROR', 'PAYMENT_METHOD_UNAVAILABLE'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isText = (value: unknown): value is Text => isRecord(value) && typeof value.en === 'string' && typeof value['pt-BR'] === 'string';
+const isDetail = (value: unknown): value is ErrorDetail => isRecord(value) && typeof value.field === 'string' && isText(value.message);
+
+/** The vault's refusal, from its body in every language; a body that is not one still refuses, with a generic message. */
+function refusal(code: ErrorCode, body: { message?: unknown; details?: unknown }): DomainError {
+  const { message, details = [] } = body;
+  if (isText(message) && Array.isArray(details) && details.every(isDetail)) return new DomainError(code, message, details);
+  return new DomainError(code, VAULT_REFUSAL);
+}
 
 export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClient {
   const bearer = `Bearer ${internalBearer(internalKey)}`;
@@ -41,13 +60,11 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
       } catch (err) {
         return { kind: 'unavailable', reason: `vault unreachable: ${(err as Error).message}` };
       }
-      const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & Partial<ErrorBody> & Partial<NotChargedBody>) | undefined;
+      const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & { code?: ErrorCode; message?: unknown; details?: unknown } & Partial<NotChargedBody>) | undefined;
       if (response.statusCode === 200 && body?.notCharged === true) return { kind: 'not-charged', reason: body.reason ?? 'not charged' };
       if (response.statusCode === 200 && body) return { kind: 'charged', record: body };
       // The vault's wire answers for a refusal before any charge (vault/app.ts): the token (400) or cards switched off (422).
-      if (body?.code && REFUSALS.includes(body.code)) {
-        return { kind: 'refused', error: new DomainError(body.code, body.message ?? 'Refused by the vault', body.details) };
-      }
+      if (body?.code && REFUSALS.includes(body.code)) return { kind: 'refused', error: refusal(body.code, body) };
       return { kind: 'unavailable', reason: `vault answered ${response.statusCode}` };
     },
   };

@@ -16,6 +16,8 @@
  */
 import type { RawBuilder } from 'kysely';
 import { DomainError, validationError } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 
 export type IntentTokenState = 'awaiting-token' | 'processed' | 'expired' | 'missing';
 
@@ -41,10 +43,10 @@ export function refusalFor(state: IntentTokenState): DomainError | undefined {
     case 'awaiting-token':
       return undefined;
     case 'expired':
-      return new DomainError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
+      return new DomainError('TICKET_EXPIRED', ERRORS.TICKET_EXPIRED.withIntent);
     case 'processed':
-      return new DomainError('INTENT_ALREADY_PROCESSED', 'The payment intent no longer takes a card');
+      return new DomainError('INTENT_ALREADY_PROCESSED', ERRORS.INTENT_ALREADY_PROCESSED.noLongerTakesCard);
     case 'missing':
-      return validationError('ticket', 'is not a valid ticket');
+      return validationError('ticket', PROBLEMS.ticket);
   }
 }

@@ -21,7 +21,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../../db/database.js';
-import { DomainError, isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { DomainError, isDomainError, shownDetails, validationError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Text } from '../../lib/i18n/text.js';
 import type { Clock } from '../../lib/clock.js';
 import { pooledRandomBytes } from '../../lib/pooled-random.js';
 import type { IdGenerator } from '../../lib/ids.js';
@@ -73,7 +76,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-function rateLimited(message: string, retryAfterSeconds: number): DomainError {
+function rateLimited(message: Text, retryAfterSeconds: number): DomainError {
   return new DomainError('RATE_LIMITED', message, undefined, Math.max(1, retryAfterSeconds));
 }
 
@@ -106,31 +109,32 @@ export class Tokenizer {
       },
     );
     if (attempts.ip > this.deps.attemptsPerIpPerMinute) {
-      return rateLimited('Too many card attempts from this address; wait a minute', ipWindow.secondsLeft);
+      return rateLimited(ERRORS.RATE_LIMITED.cardAttemptsFromAddress, ipWindow.secondsLeft);
     }
     if (!ticket.ok) {
-      if (ticket.reason === 'expired') return new DomainError('TICKET_EXPIRED', 'The ticket expired with its payment intent; create a new intent');
-      return validationError('ticket', 'is not a valid ticket');
+      if (ticket.reason === 'expired') return new DomainError('TICKET_EXPIRED', ERRORS.TICKET_EXPIRED.withIntent);
+      return validationError('ticket', PROBLEMS.ticket);
     }
     const { expiresAt } = ticket.claims;
     if ((attempts.ticket ?? 0) > MAX_ATTEMPTS_PER_TICKET) {
-      return rateLimited(`At most ${MAX_ATTEMPTS_PER_TICKET} card attempts per payment intent`, Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
+      return rateLimited(ERRORS.RATE_LIMITED.cardAttemptsPerIntent({ max: MAX_ATTEMPTS_PER_TICKET }), Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
     const refused = refusalFor(this.deps.intentTokenGate.state(attempts.intent ?? {}, now));
     if (refused) return refused;
     const privateKey = await keys.privateKey(input.keyId);
-    if (!privateKey) return validationError('keyId', 'is not a current vault key; fetch /keys again');
+    if (!privateKey) return validationError('keyId', PROBLEMS.staleKey);
     const opened = openCard(input.encryptedCard, privateKey, input.keyId, input.ticket);
     if (isDomainError(opened)) return opened;
     let payload: unknown;
     try {
       payload = JSON.parse(opened.plaintext);
     } catch {
-      return validationError('encryptedCard', 'does not hold a JSON card');
+      return validationError('encryptedCard', PROBLEMS.notJsonCard);
     }
     const checked = validateCard(payload, now);
     if (!checked.ok) {
-      return new DomainError('VALIDATION_ERROR', `Invalid card: ${checked.problems.map((p) => p.field).join(', ')}`, checked.problems);
+      const shown = shownDetails(checked.problems);
+      return new DomainError('VALIDATION_ERROR', ERRORS.VALIDATION_ERROR.invalidCard({ fields: shown.map((p) => p.field).join(', ') }), shown);
     }
     return this.store(checked.card, ticket.claims, opened.digest, now);
   }
@@ -165,9 +169,9 @@ export class Tokenizer {
       },
     );
     if (answer.intentsForCard > this.deps.intentsPerCardPerHour) {
-      return rateLimited('This card was tried on too many payments; wait before trying it again', cardWindow.secondsLeft);
+      return rateLimited(ERRORS.RATE_LIMITED.cardOnTooManyPayments, cardWindow.secondsLeft);
     }
-    if (!answer.stored) return validationError('encryptedCard', 'was already tokenized; encrypt the card again');
+    if (!answer.stored) return validationError('encryptedCard', PROBLEMS.tokenized);
     return { token, brand: card.brand, last4: card.last4, expMonth: card.expMonth, expYear: card.expYear };
   }
 }

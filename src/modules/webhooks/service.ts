@@ -12,6 +12,8 @@ import { transact } from '../../db/transact.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import { DomainError, notFound, validationError, type Outcome } from '../../lib/domain-error.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { isId, type IdGenerator } from '../../lib/ids.js';
 import { DEFAULT_PAGE_SIZE, toPage } from '../../lib/paging.js';
 import { lockCompany } from '../companies/index.js';
@@ -41,17 +43,17 @@ export class WebhookService {
     recorder?: ResponseRecorder,
   ): Promise<Outcome<WebhookView & { secret: string }>> {
     const { db, clock, newId, sealer } = this.deps;
-    if (!URL.canParse(input.url)) return validationError('url', 'is not a valid URL');
+    if (!URL.canParse(input.url)) return validationError('url', PROBLEMS.url);
     // DNS is network: resolved before the database transaction opens.
     const verdict = await checkWebhookUrl(input.url, { allowLoopback: this.deps.allowLoopback, resolve: this.deps.resolve });
-    if (!verdict.ok) return new DomainError('WEBHOOK_URL_INVALID', `The webhook URL is not allowed: ${verdict.reason}`, [{ field: 'url', message: verdict.reason }]);
+    if (!verdict.ok) return new DomainError('WEBHOOK_URL_INVALID', ERRORS.WEBHOOK_URL_INVALID.notAllowed({ reason: verdict.reason }), [{ field: 'url', message: verdict.reason }]);
     const now = clock.now();
     const secret = newWebhookSecret();
     return transact(db, async (trx) => {
       await lockCompany(trx, companyId);
       const active = await repo.activeWebhooks(trx, companyId);
       if (active.length >= MAX_ACTIVE_WEBHOOKS) {
-        return new DomainError('WEBHOOK_LIMIT_REACHED', `A company may have at most ${MAX_ACTIVE_WEBHOOKS} active webhooks; delete one first`);
+        return new DomainError('WEBHOOK_LIMIT_REACHED', ERRORS.WEBHOOK_LIMIT_REACHED.limit({ max: MAX_ACTIVE_WEBHOOKS }));
       }
       const row = await repo.insertWebhook(trx, {
         id: newId('whk'),
@@ -77,19 +79,19 @@ export class WebhookService {
 
   async get(companyId: string, id: string): Promise<Outcome<WebhookView>> {
     const row = isId('whk', id) ? await repo.findWebhook(this.deps.db, companyId, id) : undefined;
-    return row ? webhookView(row) : notFound('Webhook');
+    return row ? webhookView(row) : notFound('webhook');
   }
 
   /** Deactivates a registration; its pending deliveries are canceled with it. Nothing to answer (204). */
   async remove(companyId: string, id: string): Promise<Outcome<undefined>> {
-    if (!isId('whk', id)) return notFound('Webhook');
+    if (!isId('whk', id)) return notFound('webhook');
     const removed = await this.deps.db.transaction().execute((trx) => repo.deactivate(trx, companyId, id, this.deps.clock.now()));
-    return removed ? undefined : notFound('Webhook');
+    return removed ? undefined : notFound('webhook');
   }
 
   /** Every delivery to a registration (deleted ones too), newest first, paged by delivery id, each with its attempts. */
   async deliveries(companyId: string, id: string, q: { limit?: number; startingAfter?: string }): Promise<Outcome<{ data: DeliveryView[]; hasMore: boolean }>> {
-    if (!isId('whk', id)) return notFound('Webhook');
+    if (!isId('whk', id)) return notFound('webhook');
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
     // One snapshot for the reads: an outcome recorded between them would show its attempt on a delivery
     // still PENDING (a 200 not `succeeded`); the worker records an attempt and its delivery's state in one commit.
@@ -101,7 +103,7 @@ export class WebhookService {
         const page = toPage(await repo.listDeliveries(trx, companyId, id, { limit, startingAfter: q.startingAfter }), limit);
         return { page, rows: await repo.attemptsOf(trx, page.data.map((d) => d.id)) };
       });
-    if (!read) return notFound('Webhook');
+    if (!read) return notFound('webhook');
     const { page, rows } = read;
     const attempts = new Map<string, repo.AttemptRow[]>();
     for (const a of rows) {

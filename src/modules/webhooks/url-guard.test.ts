@@ -37,7 +37,7 @@ const loopbackAllowed = { allowLoopback: true, resolve };
 async function refused(raw: string, opts = strict): Promise<string> {
   const r = await checkWebhookUrl(raw, opts);
   assert.equal(r.ok, false, `${raw} should be refused`);
-  return r.ok ? '' : r.reason;
+  return r.ok ? '' : r.reason.en;
 }
 async function allowed(raw: string, opts = strict): Promise<void> {
   const r = await checkWebhookUrl(raw, opts);

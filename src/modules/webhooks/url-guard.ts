@@ -28,6 +28,8 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, buildConnector } from 'undici';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Text } from '../../lib/i18n/text.js';
 
 /** All A and AAAA answers for a name. */
 export type Resolver = (hostname: string) => Promise<string[]>;
@@ -42,7 +44,7 @@ export interface GuardOptions {
   resolve: Resolver;
 }
 
-export type GuardResult = { ok: true; url: URL } | { ok: false; reason: string };
+export type GuardResult = { ok: true; url: URL } | { ok: false; reason: Text };
 
 /** dns.lookup with `all: true`; node:dns `lookup` itself fits this type. */
 export type DnsLookupAll = (
@@ -94,43 +96,43 @@ function bare(hostname: string): string {
 }
 
 /** Reason text when a name's answers are unacceptable, or null when all are fine. */
-function answersProblem(hostname: string, answers: readonly string[], allowLoopback: boolean): string | null {
-  if (answers.length === 0) return 'host does not resolve';
+function answersProblem(hostname: string, answers: readonly string[], allowLoopback: boolean): Text | null {
+  if (answers.length === 0) return PROBLEMS.unresolved;
   if (isLocalhostName(hostname)) {
-    if (!allowLoopback) return 'localhost is not allowed';
+    if (!allowLoopback) return PROBLEMS.localhost;
     // With the test setting, localhost names must stay on this machine.
-    return answers.every(isLoopbackAddress) ? null : 'localhost name resolves to a non-loopback address';
+    return answers.every(isLoopbackAddress) ? null : PROBLEMS.localhostElsewhere;
   }
   // ANY non-public answer refuses the name: a client may pick any of them.
-  return answers.every((a) => isPublicAddress(a, allowLoopback)) ? null : 'host resolves to a non-public address';
+  return answers.every((a) => isPublicAddress(a, allowLoopback)) ? null : PROBLEMS.resolvesNotPublic;
 }
 
 export async function checkWebhookUrl(raw: string, opts: GuardOptions): Promise<GuardResult> {
-  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: 'URL is too long' };
-  if (raw.split(/[?#]/, 1)[0]!.includes('\\')) return { ok: false, reason: 'backslashes are not allowed in a URL; use /' };
+  if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: PROBLEMS.urlTooLong };
+  if (raw.split(/[?#]/, 1)[0]!.includes('\\')) return { ok: false, reason: PROBLEMS.backslashes };
   let url: URL;
   try {
     // WHATWG parsing normalises 127.1, 2130706433, 0x7f.0.0.1, 0177.0.0.1 to 127.0.0.1.
     url = new URL(raw);
   } catch {
-    return { ok: false, reason: 'not a valid URL' };
+    return { ok: false, reason: PROBLEMS.notAUrl };
   }
-  if (url.protocol !== 'https:') return { ok: false, reason: 'scheme must be https' };
+  if (url.protocol !== 'https:') return { ok: false, reason: PROBLEMS.https };
   // Never echo the credentials back; they may be secrets.
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials in the URL are not allowed' };
+  if (url.username !== '' || url.password !== '') return { ok: false, reason: PROBLEMS.credentials };
   // url.port is '' for the default 443 (WHATWG drops it), so '0' and '22' are seen here.
-  if (url.port !== '' && Number(url.port) < MIN_WEBHOOK_PORT) return { ok: false, reason: `port must be 443 or ${MIN_WEBHOOK_PORT} and above` };
+  if (url.port !== '' && Number(url.port) < MIN_WEBHOOK_PORT) return { ok: false, reason: PROBLEMS.port({ min: MIN_WEBHOOK_PORT }) };
   const host = bare(url.hostname);
-  if (host === '') return { ok: false, reason: 'URL has no host' };
+  if (host === '') return { ok: false, reason: PROBLEMS.noHost };
   if (net.isIP(host) !== 0) {
-    return isPublicAddress(host, opts.allowLoopback) ? { ok: true, url } : { ok: false, reason: 'IP address is not public' };
+    return isPublicAddress(host, opts.allowLoopback) ? { ok: true, url } : { ok: false, reason: PROBLEMS.notPublic };
   }
-  if (isLocalhostName(host) && !opts.allowLoopback) return { ok: false, reason: 'localhost is not allowed' };
+  if (isLocalhostName(host) && !opts.allowLoopback) return { ok: false, reason: PROBLEMS.localhost };
   let answers: string[];
   try {
     answers = await opts.resolve(host);
   } catch {
-    return { ok: false, reason: 'host does not resolve' };
+    return { ok: false, reason: PROBLEMS.unresolved };
   }
   const problem = answersProblem(host, answers, opts.allowLoopback);
   return problem === null ? { ok: true, url } : { ok: false, reason: problem };
@@ -154,9 +156,9 @@ class WebhookTargetError extends Error {
 export function assertPublicTarget(url: URL, opts: { allowLoopback: boolean }): void {
   const host = bare(url.hostname);
   if (net.isIP(host) !== 0) {
-    if (!isPublicAddress(host, opts.allowLoopback)) throw new WebhookTargetError('IP address is not public');
+    if (!isPublicAddress(host, opts.allowLoopback)) throw new WebhookTargetError(PROBLEMS.notPublic.en);
   } else if (isLocalhostName(host) && !opts.allowLoopback) {
-    throw new WebhookTargetError('localhost is not allowed');
+    throw new WebhookTargetError(PROBLEMS.localhost.en);
   }
 }
 
@@ -175,7 +177,7 @@ export function guardedLookup(opts: { allowLoopback: boolean; lookup?: DnsLookup
       }
       const problem = answersProblem(hostname, addresses.map((a) => a.address), opts.allowLoopback);
       if (problem !== null) {
-        callback(new WebhookTargetError(problem), []);
+        callback(new WebhookTargetError(problem.en), []);
         return;
       }
       // Node's happy-eyeballs path asks for all answers; the classic path for one.
