@@ -51,17 +51,23 @@ function tsFiles(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-const isPortugueseKey = (property: ts.ObjectLiteralElementLike): boolean =>
-  ts.isPropertyAssignment(property) && ts.isStringLiteral(property.name) && property.name.text === 'pt-BR';
+const nameOf = (property: ts.ObjectLiteralElementLike): string | undefined =>
+  ts.isPropertyAssignment(property) && (ts.isStringLiteral(property.name) || ts.isIdentifier(property.name)) ? property.name.text : undefined;
 
-/** Object literals with a `'pt-BR'` property in the TypeScript files under `dir`, except those under `except`. */
+/** A text in both languages: `en` and `'pt-BR'` side by side (a map from languages to documents is not one). */
+const isTextInBothLanguages = (node: ts.ObjectLiteralExpression): boolean => {
+  const names = new Set(node.properties.map(nameOf));
+  return names.has('en') && names.has('pt-BR');
+};
+
+/** Object literals with `en` and `'pt-BR'` properties in the TypeScript files under `dir`, except those under `except`. */
 export function textsWrittenOutside(dir: string, except: string): SourcePlace[] {
   const places: SourcePlace[] = [];
   for (const file of tsFiles(dir)) {
     if (file.startsWith(except + path.sep)) continue;
     const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node: ts.Node): void => {
-      if (ts.isObjectLiteralExpression(node) && node.properties.some(isPortugueseKey)) {
+      if (ts.isObjectLiteralExpression(node) && isTextInBothLanguages(node)) {
         places.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
       }
       ts.forEachChild(node, visit);
