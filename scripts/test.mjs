@@ -137,7 +137,13 @@ const compiled = (file) => path.join(BUILD_DIR, path.relative('.', file).replace
 const { prepareTestRun } = await import(pathToFileURL(compiled('test/helpers/db.ts')).href);
 const prepared = await prepareTestRun();
 Object.assign(process.env, prepared.env, { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' });
+// One Chromium for every browser file of the run (test/helpers/chromium.ts), closed when the run ends.
+const browser = files.some((file) => file.endsWith('.browser.test.ts'))
+  ? await (await import(pathToFileURL(compiled('test/helpers/chromium.ts')).href)).launchChromiumServer()
+  : undefined;
+Object.assign(process.env, browser?.env);
 if (!(await building)) {
+  await browser?.server.close();
   await prepared.cleanup();
   console.error('The build failed: no test ran.');
   process.exit(1);
@@ -171,5 +177,6 @@ async function runFiles(batch, concurrency) {
 const timed = (file) => file.endsWith('.timed.test.ts');
 await runFiles(files.filter((file) => !timed(file)), concurrency);
 await runFiles(files.filter(timed), 1);
+await browser?.server.close();
 await prepared.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
 process.exit(failed ? 1 : 0);

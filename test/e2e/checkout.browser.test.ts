@@ -29,13 +29,12 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, decodeJwt, decodeProtectedHeader } from 'jose';
 import type { Browser, FrameLocator, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { freePort, idemKey, startServer, type TestServer } from '../helpers/server.js';
 import { CARD_BUYER } from '../helpers/fixtures.js';
 
@@ -45,7 +44,7 @@ const INTERNAL_KEY = randomBytes(32);
 const APPROVED = { number: '4111111111111111', expiry: '1230', cvv: '123', holder: 'Maria da Silva' };
 const REFUSED = { number: '4111113111110002', expiry: '1230', cvv: '123', holder: 'Joao Pereira' };
 
-describe('e2e checkout: seller page + real vault + real API in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
+describe('e2e checkout: seller page + real vault + real API in Chromium', () => {
   let server: TestServer;
   let seller: http.Server;
   let browser: Browser;

@@ -13,12 +13,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-docs-screenshots');
 
-describe('API reference page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
+describe('API reference page in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { CHROMIUM, launchChromium } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { cnpj } from '../helpers/fixtures.js';
 import { apiClient, startServer, type TestServer } from '../helpers/server.js';
 
@@ -26,7 +26,7 @@ const VIEWPORTS = [
   { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
 ] as const;
 
-describe('payment link page in Chromium', { skip: !fs.existsSync(CHROMIUM) && 'no Chromium' }, () => {
+describe('payment link page in Chromium', () => {
   let server: TestServer;
   let browser: Browser;
 

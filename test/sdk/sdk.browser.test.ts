@@ -12,9 +12,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { REPO_ROOT } from '../helpers/server.js';
-import { CHROMIUM } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 
 const DIST = path.join(REPO_ROOT, 'packages', 'sdk', 'dist');
 
@@ -47,7 +47,7 @@ before(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM });
+  browser = await launchChromium();
 });
 
 after(async () => {

@@ -11,7 +11,7 @@ import { WEB_ROOT } from '../../src/http/web-assets.js';
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { CHROMIUM } from '../helpers/chromium.js';
+import { launchChromium } from '../helpers/chromium.js';
 
 type Json = Record<string, any>;
 
@@ -46,7 +46,6 @@ describe('in Chromium', () => {
 
   before(async () => {
     const http = await import('node:http');
-    const { chromium } = await import('playwright-core');
     const { generateKeyPair, exportJWK, compactDecrypt } = await import('jose');
     const { publicKey, privateKey } = await generateKeyPair('RSA-OAEP-256', { extractable: true });
     const jwk = { ...(await exportJWK(publicKey)), kid: 'vk_current', alg: 'RSA-OAEP-256', use: 'enc' };
@@ -130,7 +129,7 @@ describe('in Chromium', () => {
         <script src="${vaultUrl}/sdk.js"></script><script src="/shop.js"></script></body></html>`);
     });
     shopUrl = `http://127.0.0.1:${await listen(shop)}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    browser = await launchChromium();
   });
 
   async function openShop(query = '') {
