@@ -1,3 +1,5 @@
+import type { preHandlerAsyncHookHandler } from 'fastify';
+
 /**
  * The dashboard's roles and what each may do: the one table every dashboard
  * route checks on the server (the pages only hide what a role cannot use).
@@ -52,4 +54,18 @@ export interface Actor {
   role: Role;
   /** The session's id (its hash's key), for audit and sign-out. */
   sessionId: string;
+}
+
+/**
+ * The session guard: `guard(permission)` is the preHandler of a dashboard
+ * route. It answers 401 without a live session, 403 without the permission
+ * (or without the CSRF token and the dashboard's Origin on a change), and
+ * sets `request.actor`. Route modules take it as a dependency.
+ */
+export type DashboardGuard = (permission: Permission) => preHandlerAsyncHookHandler;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor?: Actor;
+  }
 }
