@@ -25,6 +25,7 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Providers } from './modules/providers/index.js';
 import { CompanyService } from './modules/companies/index.js';
+import { dashboardPageRoutes } from './modules/dashboard/pages.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
@@ -206,5 +207,6 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     sandboxRefundRoutes(app, services.refunds);
   }
   demoRoutes(app, services, deps.config);
+  dashboardPageRoutes(app);
   return app;
 }
