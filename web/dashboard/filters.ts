@@ -1,10 +1,9 @@
 /**
  * A list page's filters live in its address (so a reload, Back, or a shared
- * address shows the same list) and become the API's query: the days typed
- * (YYYY-MM-DD, São Paulo) become instants, `from` the day's start and `to`
- * its end.
+ * address shows the same list) and are the API's query as they are: the
+ * period's days as typed (YYYY-MM-DD, São Paulo dates, both included), a
+ * recipient's CPF or CNPJ without its punctuation.
  */
-import { dayBound } from './format.js';
 
 type Filters = Record<string, string>;
 
@@ -17,13 +16,12 @@ export function filtersFrom(search: URLSearchParams, names: readonly string[]): 
   return filters;
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const TAX_ID_PUNCTUATION = /[.\-/\s]/g;
 
-/** The filters as the API takes them (the days as instants). */
+/** The filters as the API takes them. */
 export function apiFilters(filters: Filters): Filters {
   const out: Filters = { ...filters };
-  if (out.from && DAY.test(out.from)) out.from = dayBound(out.from, false);
-  if (out.to && DAY.test(out.to)) out.to = dayBound(out.to, true);
+  if (out.recipient) out.recipient = out.recipient.replace(TAX_ID_PUNCTUATION, '').toUpperCase();
   return out;
 }
 

@@ -31,8 +31,3 @@ export function parseReais(text: string): number | undefined {
 
 /** Centavos → what the field shows for them: `10,00`. */
 export const reaisText = (cents: number): string => `${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
-
-/** A YYYY-MM-DD day in São Paulo (UTC−3, no daylight saving since 2019) → the instant it starts or ends. */
-export function dayBound(day: string, end: boolean): string {
-  return new Date(`${day}T${end ? '23:59:59.999' : '00:00:00.000'}-03:00`).toISOString();
-}

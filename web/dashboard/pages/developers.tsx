@@ -98,7 +98,7 @@ function Keys() {
             {keys.data?.data.map((key) => (
               <tr key={key.id}>
                 <td>{key.name}</td>
-                <td class="mono">{key.prefix}…</td>
+                <td class="mono">{key.prefix}</td>
                 <td>{key.scopes ? key.scopes.join(', ') : t('allScopes')}</td>
                 <td>{when(key.createdAt, locale)}</td>
                 <td>{key.lastUsedAt ? when(key.lastUsedAt, locale) : t('never')}</td>
