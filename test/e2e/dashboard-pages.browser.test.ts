@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { permissionsOf, type Role } from '../../src/modules/users/roles.js';
 import { launchChromium } from '../helpers/chromium.js';
-import { assertAccessible, assertNoSidewaysScroll, newPage, standInApi, VIEWPORTS, type Handler, type Viewport } from '../helpers/dashboard.js';
+import { assertAccessible, assertNoSidewaysScroll, newPage, standInApi, VIEWPORTS, type Handler, type Viewport } from '../helpers/dashboard-browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 const HOSTILE = '<img src=x onerror=alert(1)>';
