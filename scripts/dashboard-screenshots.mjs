@@ -23,13 +23,24 @@ const VIEWPORTS = [
   { name: 'phone', options: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } },
 ];
 const BUYERS = [
-  ['Maria da Silva', '52998224725', 15_990],
-  ['João Pereira', '11144477735', 4_500],
-  ['Ana Beatriz Souza', '39053344705', 129_900],
-  ['Carlos Eduardo Lima', '29537914806', 8_990],
-  ['Fernanda Oliveira', '86288366757', 23_450],
-  ['Ricardo Gomes', '71428793860', 59_900],
+  ['Maria da Silva', '529982247', 15_990],
+  ['João Pereira', '111444777', 4_500],
+  ['Ana Beatriz Souza', '390533447', 129_900],
+  ['Carlos Eduardo Lima', '295379148', 8_990],
+  ['Fernanda Oliveira', '862883667', 23_450],
+  ['Ricardo Gomes', '714287938', 59_900],
 ];
+
+/** A CPF: nine digits and their two check digits. */
+function cpf(base9) {
+  const digits = [...base9].map(Number);
+  for (const length of [9, 10]) {
+    const sum = digits.slice(0, length).reduce((acc, d, i) => acc + d * (length + 1 - i), 0);
+    const rest = (sum * 10) % 11;
+    digits.push(rest === 10 ? 0 : rest);
+  }
+  return digits.join('');
+}
 
 if (!fs.existsSync(path.join(ROOT, 'dist', 'web', 'dashboard', 'dashboard.js'))) {
   console.error('dist/ is missing the dashboard: run npm run build first');
@@ -78,7 +89,7 @@ try {
 
   let sale;
   for (const [i, [name, document, amountCents]] of BUYERS.entries()) {
-    const intent = await call('POST', '/v2/payment-intents', { amountCents, paymentMethod: 'PIX', referenceId: `pedido-${1001 + i}`, buyer: { name, document, email: `cliente${i}@example.com` } });
+    const intent = await call('POST', '/v2/payment-intents', { amountCents, paymentMethod: 'PIX', referenceId: `pedido-${1001 + i}`, buyer: { name, document: cpf(document), email: `cliente${i}@example.com` } });
     const trx = await call('POST', `/v2/payment-intents/${intent.id}/confirm`, undefined, { 'idempotency-key': `${intent.id}-confirm` });
     // The last one stays pending, as a real list has.
     if (i < BUYERS.length - 1) await call('POST', `/v2/sandbox/transactions/${trx.id}/pay`);

@@ -9,4 +9,7 @@ import { App } from './app.js';
 import { initialLocale, translator } from './i18n.js';
 
 installCopyButtons(() => translator(document.documentElement.lang === 'en' ? 'en' : initialLocale())('copied'));
-render(<App />, document.getElementById('app')!);
+const root = document.getElementById('app')!;
+// The page's "Carregando…" goes: Preact adds to a container, it does not replace what the HTML put there.
+root.replaceChildren();
+render(<App />, root);

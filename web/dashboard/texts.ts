@@ -129,6 +129,7 @@ export const TEXTS = {
   toReceive: text('A receber', 'To receive'),
   paidOut: text('Pago', 'Paid'),
   salesCount: text('{count} vendas', '{count} sales'),
+  salesCountOne: text('1 venda', '1 sale'),
   chartTitle: text('Valor pago por dia, últimos 30 dias', 'Paid amount per day, last 30 days'),
   chartSummary: text(
     'Total de {total} em 30 dias; o maior dia foi {day}, com {max}.',
@@ -172,6 +173,7 @@ export const TEXTS = {
   backToTransactions: text('Voltar às transações', 'Back to transactions'),
   details: text('Detalhes', 'Details'),
   reference: text('Referência', 'Reference'),
+  paymentIntent: text('Intenção de pagamento', 'Payment intent'),
   description: text('Descrição', 'Description'),
   installments: text('Parcelas', 'Installments'),
   fee: text('Tarifa', 'Fee'),

@@ -47,7 +47,7 @@ export function HomePage() {
                 <li class="card" key={field}>
                   <h2>{t(label)}</h2>
                   <p class="big">{money(tally.amount, locale)}</p>
-                  <p class="muted">{t('salesCount', { count: tally.count })}</p>
+                  <p class="muted">{tally.count === 1 ? t('salesCountOne') : t('salesCount', { count: tally.count })}</p>
                 </li>
               );
             })}

@@ -116,7 +116,7 @@ export function SalePage({ params }: { params: Record<string, string> }) {
               </dd>
               <dt>{t('id')}</dt>
               <dd class="mono">{trx.id}</dd>
-              <dt>pi_</dt>
+              <dt>{t('paymentIntent')}</dt>
               <dd class="mono">{trx.paymentIntentId}</dd>
               <dt>{t('reference')}</dt>
               <dd class="mono">{trx.referenceId}</dd>

@@ -124,30 +124,30 @@ export function TransactionsPage() {
           <thead>
             <tr>
               <th scope="col">{t('date')}</th>
-              <th scope="col">{t('id')}</th>
               <th scope="col">{t('buyer')}</th>
-              <th scope="col">{t('method')}</th>
-              <th scope="col">{t('status')}</th>
               <th scope="col" class="num">
                 {t('amount')}
               </th>
+              <th scope="col">{t('status')}</th>
+              <th scope="col">{t('method')}</th>
+              <th scope="col">{t('id')}</th>
             </tr>
           </thead>
           <tbody>
             {list.data?.data.map((trx) => (
               <tr key={trx.id} onClick={(e) => !(e.target instanceof HTMLAnchorElement) && navigate(`${BASE}/transactions/${trx.id}`)}>
                 <td>{when(trx.createdAt, locale)}</td>
-                <td class="mono">
-                  <Link href={`${BASE}/transactions/${trx.id}`}>{trx.id}</Link>
-                </td>
                 <td>{trx.buyer?.name ?? ''}</td>
-                <td>
-                  <MethodName value={trx.paymentMethod} />
-                </td>
+                <td class="num">{money(trx.amountCents, locale)}</td>
                 <td>
                   <Status value={trx.status} />
                 </td>
-                <td class="num">{money(trx.amountCents, locale)}</td>
+                <td>
+                  <MethodName value={trx.paymentMethod} />
+                </td>
+                <td class="mono">
+                  <Link href={`${BASE}/transactions/${trx.id}`}>{trx.id}</Link>
+                </td>
               </tr>
             ))}
           </tbody>
