@@ -17,3 +17,12 @@ test('a hash verifies with the parameters it names, whatever the current ones', 
   assert.notEqual(await hashPassword('senha muito boa', { logN: 10, r: 8, p: 1 }), cheap, 'salted');
   assert.equal(await verifyPassword('x', 'not a hash'), false);
 });
+
+test('at most 2 hashes run and 64 wait: a burst past that is refused with 503, and the rest complete', async () => {
+  const outcomes = await Promise.allSettled(Array.from({ length: 70 }, () => hashPassword('senha muito boa', { logN: 4, r: 8, p: 1 })));
+  const refused = outcomes.filter((o) => o.status === 'rejected');
+  assert.equal(refused.length, 4);
+  for (const o of refused) assert.equal((o.reason as { error: { code: string } }).error.code, 'SERVICE_UNAVAILABLE');
+  assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 66);
+  assert.match(await hashPassword('senha muito boa', { logN: 4, r: 8, p: 1 }), /^scrypt\$4\$/, 'the gate is free again');
+});

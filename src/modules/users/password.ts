@@ -9,6 +9,8 @@
  * memory; past that the request is refused (503) rather than queued forever.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../../http/errors.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
 
 export interface ScryptParams {
   /** log2 of the cost N. */
@@ -29,14 +31,16 @@ const SALT_BYTES = 16;
 const HASHES_AT_ONCE = 2;
 const HASHES_WAITING = 64;
 
-export class HashingBusy extends Error {}
+/** Seconds a client refused for a full queue is told to wait: the queue drains in about that. */
+const BUSY_RETRY_SECONDS = 5;
 
 let running = 0;
 const waiting: (() => void)[] = [];
 
 async function gated<T>(work: () => Promise<T>): Promise<T> {
   if (running >= HASHES_AT_ONCE) {
-    if (waiting.length >= HASHES_WAITING) throw new HashingBusy('too many password hashes waiting');
+    // 503, as for a database that does not answer: the request did nothing and may be retried.
+    if (waiting.length >= HASHES_WAITING) throw new AppError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, BUSY_RETRY_SECONDS);
     await new Promise<void>((resolve) => waiting.push(resolve));
   } else {
     running++;
