@@ -10,6 +10,7 @@
  * e-mail in the database (every process shares them) whether the e-mail has
  * a user or not; 10 within 15 minutes lock it 15 minutes.
  */
+import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
 import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
@@ -68,7 +69,7 @@ export class UserService {
   readonly sessions: SessionStore;
   readonly team: TeamService;
   readonly passwordParams: ScryptParams;
-  private dummy: Promise<string> | undefined;
+  private dummy: string | undefined;
 
   constructor(private readonly deps: UserDeps) {
     this.passwordParams = deps.passwordParams ?? OWASP_SCRYPT;
@@ -80,9 +81,14 @@ export class UserService {
     return hashPassword(password, this.passwordParams);
   }
 
-  /** A hash of nothing anyone knows, made with today's parameters: an unknown e-mail costs what a known one does. */
-  private dummyHash(): Promise<string> {
-    this.dummy ??= this.hash(sha256(String(Math.random())));
+  /**
+   * A stored hash no password matches (random salt and key) with today's
+   * parameters: verifying against it costs what a real one does, so an unknown
+   * e-mail takes the time of a known one, and making it costs nothing.
+   */
+  private dummyHash(): string {
+    const { logN, r, p } = this.passwordParams;
+    this.dummy ??= `scrypt$${logN}$${r}$${p}$${randomBytes(16).toString('base64url')}$${randomBytes(32).toString('base64url')}`;
     return this.dummy;
   }
 
@@ -113,7 +119,7 @@ export class UserService {
     const locked = await this.lockout(email);
     if (locked) return locked;
     const user = await repo.userByEmail(this.deps.db, email);
-    const right = await verifyPassword(password, user?.password_hash ?? (await this.dummyHash()));
+    const right = await verifyPassword(password, user?.password_hash ?? this.dummyHash());
     if (!user || !right) {
       await this.failed(email, user, ip);
       return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.signIn);
