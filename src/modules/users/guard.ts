@@ -92,3 +92,6 @@ export function dashboardGuards(users: UserService, publicApiUrl: string): Dashb
     },
   };
 }
+
+/** The guard alone, for route modules that take a `DashboardGuard` (the dashboard's data routes). */
+export const dashboardGuard = (users: UserService, publicApiUrl: string): DashboardGuard => dashboardGuards(users, publicApiUrl).guard;
