@@ -30,7 +30,7 @@ export interface DemoSetup {
 
 export const DEMO_ADMIN_EMAIL = 'demo@loja.example';
 const DEMO_ADMIN_NAME = 'Demo';
-export const DASHBOARD_PASSWORD_FILE = 'dashboard-password.txt';
+const DASHBOARD_PASSWORD_FILE = 'dashboard-password.txt';
 
 /** The demo admin's sign-in: created (with a new random password) when the demo company has no member, else read from its file. */
 async function ensureDemoAdmin(runtime: Runtime, companyId: string): Promise<DemoSetup['dashboard']> {

@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { RECIPIENTS, startTestApp, type TestApp } from '../helpers/app.js';
+import { RECIPIENTS, runWorkerStep, startTestApp, type TestApp } from '../helpers/app.js';
 import { assertError } from '../helpers/assert.js';
 import { engines } from '../helpers/db.js';
 import { Browser, invite, member, originOf, PASSWORD, sessionCookie, API } from '../helpers/dashboard.js';
@@ -138,6 +138,14 @@ for (const engine of engines()) {
       }
       t.clock.advance(20 * MINUTE);
       assertError(await busy.send('GET', '/session'), 401, 'UNAUTHORIZED');
+
+      // The worker deletes what is past its absolute expiry (an idle one waits for its 12 hours).
+      const sessions = () => t.db.db.selectFrom('dashboard_sessions').select('id_hash').execute();
+      const before = (await sessions()).length;
+      assert.ok(before > 0);
+      t.clock.advance(12 * 60 * MINUTE);
+      await runWorkerStep(t, 'purge-dashboard-sessions');
+      assert.equal((await sessions()).length, 0);
     });
 
     test('a change without the CSRF token, with a wrong one or from another Origin is 403 and does nothing', async () => {
