@@ -24,6 +24,7 @@ import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Providers } from './modules/providers/index.js';
+import { AuditLog, auditRoutes } from './modules/audit/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { dashboardPageRoutes } from './modules/dashboard/pages.js';
 import { demoRoutes } from './modules/demo/index.js';
@@ -35,6 +36,7 @@ import { IncomingPayments, notificationRoutes } from './modules/incoming-payment
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
 import { sandboxTransactionRoutes, storedViewForm, TransactionService, transactionRoutes } from './modules/transactions/index.js';
+import { dashboardGuards, UserService, userRoutes, type ScryptParams } from './modules/users/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
 
@@ -60,6 +62,8 @@ export interface AppDeps {
   sender?: Sender;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /** scrypt's parameters for dashboard passwords: OWASP's unless the test kit passes cheaper ones (never from the environment). */
+  passwordParams?: ScryptParams;
 }
 
 export interface Services {
@@ -75,6 +79,10 @@ export interface Services {
   events: EventService;
   deliveries: DeliveryWorker;
   incomingPayments: IncomingPayments;
+  /** The dashboard's people, sessions and team. */
+  users: UserService;
+  /** The dashboard's audit log. */
+  audit: AuditLog;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -99,6 +107,7 @@ export function buildServices(deps: AppDeps): Services {
     linkSlotGuard,
   });
   const allowLoopback = config.webhookAllowLoopback;
+  const audit = new AuditLog(db, clock, newId);
   return {
     idempotency,
     companies: new CompanyService(db, clock, newId, config.env),
@@ -126,6 +135,17 @@ export function buildServices(deps: AppDeps): Services {
       reconcileIntervalMs: config.reconcileIntervalSeconds * 1_000,
       ...(deps.logger ? { warn: (details, message) => deps.logger!.warn(details, message) } : {}),
     }),
+    users: new UserService({
+      db,
+      clock,
+      newId,
+      sealer,
+      audit,
+      env: config.env,
+      publicApiUrl: config.publicApiUrl,
+      ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
+    }),
+    audit,
   };
 }
 
@@ -207,6 +227,11 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     sandboxRefundRoutes(app, services.refunds);
   }
   demoRoutes(app, services, deps.config);
+  // The dashboard's JSON API: every route behind the session guard built here (modules/users/guard.ts).
+  const guards = dashboardGuards(services.users, deps.config.publicApiUrl);
+  userRoutes(app, { users: services.users, guards, config: deps.config });
+  auditRoutes(app, { audit: services.audit, guard: guards.guard });
+  // The dashboard's pages: after its JSON API, whose routes are more specific than /dashboard/*.
   dashboardPageRoutes(app);
   return app;
 }

@@ -8,6 +8,8 @@
  *   svc key issue --company ID [--scopes a,b]     svc key revoke KEY_ID     svc key list --company ID
  *   svc account create --document D --name N       svc account approve --document D
  *   svc providers check                            svc pix register-webhook
+ *   svc user invite --company ID --email E --role R   svc user list --company ID
+ *   svc user set-role --company ID --email E --role R svc user remove --company ID --email E
  *   svc listen --forward-to URL [--events a,b]     svc trigger <event type>   (HTTP clients: src/cli/)
  *
  * Every operator command takes --json for machine-readable output. With the
@@ -34,6 +36,11 @@ const USAGE = `usage: ${SVC} <command>   (in the repository; from elsewhere: npm
   key list --company ID
   account create --document D --name N
   account approve --document D
+  user invite --company ID --email E --role admin|finance|developer|viewer
+                             prints the dashboard invitation URL (single use, 72 hours)
+  user list --company ID     the company's dashboard members and their roles
+  user set-role --company ID --email E --role R
+  user remove --company ID --email E   (a company keeps at least one admin)
   providers check            which connector serves each method; proves each configured one answers (exit 1 if not)
   pix register-webhook       registers PIX_WEBHOOK_URL at the PSP (PUT /webhook/{chave}; also done when the API starts)
   listen --forward-to URL    forwards the API key's events to a local URL, signed with a local secret (${SVC} listen -h)
@@ -46,6 +53,8 @@ const OPTIONS = {
   document: { type: 'string' },
   company: { type: 'string' },
   scopes: { type: 'string' },
+  email: { type: 'string' },
+  role: { type: 'string' },
   'pix-bp': { type: 'string' },
   'boleto-cents': { type: 'string' },
   'card-bp': { type: 'string' },

@@ -78,16 +78,19 @@ test('HOST: the sandbox listens on loopback only, production on every interface 
   assert.equal(loadConfig({ ...PRODUCTION, HOST: '10.1.2.3' }).host, '10.1.2.3');
 });
 
-test('the per-address limits of failed authentications (30) and of the demo routes (60) per minute are configurable', () => {
+test('the per-address limits of failed authentications (30), of the demo routes (60) and of dashboard sign-ins (20) per minute are configurable', () => {
   const defaults = loadConfig({});
   assert.equal(defaults.authFailuresPerIpPerMinute, 30);
   assert.equal(defaults.demoPerIpPerMinute, 60);
-  const set = loadConfig({ AUTH_FAILURES_PER_IP_PER_MINUTE: '5', DEMO_PER_IP_PER_MINUTE: '7' });
+  assert.equal(defaults.dashboardSigninPerIpPerMinute, 20);
+  const set = loadConfig({ AUTH_FAILURES_PER_IP_PER_MINUTE: '5', DEMO_PER_IP_PER_MINUTE: '7', DASHBOARD_SIGNIN_PER_IP_PER_MINUTE: '9' });
   assert.equal(set.authFailuresPerIpPerMinute, 5);
   assert.equal(set.demoPerIpPerMinute, 7);
+  assert.equal(set.dashboardSigninPerIpPerMinute, 9);
   for (const value of ['0', 'x', '-3']) {
     refusal({ AUTH_FAILURES_PER_IP_PER_MINUTE: value }, 'AUTH_FAILURES_PER_IP_PER_MINUTE');
     refusal({ DEMO_PER_IP_PER_MINUTE: value }, 'DEMO_PER_IP_PER_MINUTE');
+    refusal({ DASHBOARD_SIGNIN_PER_IP_PER_MINUTE: value }, 'DASHBOARD_SIGNIN_PER_IP_PER_MINUTE');
   }
 });
 

@@ -46,6 +46,8 @@ export interface Config {
   payPagePerLinkPerMinute: number;
   /** Failed authentications (no key, or a key that is not valid) per client address per minute, then 429 (AUTH_FAILURES_PER_IP_PER_MINUTE). */
   authFailuresPerIpPerMinute: number;
+  /** Dashboard sign-in attempts (password, code, invitation) per client address per minute, then 429 (DASHBOARD_SIGNIN_PER_IP_PER_MINUTE). */
+  dashboardSigninPerIpPerMinute: number;
   /** Requests to the sandbox's /demo routes per client address per minute (DEMO_PER_IP_PER_MINUTE). */
   demoPerIpPerMinute: number;
   /**
@@ -338,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
     payPagePerIpPerMinute: integer(env, 'PAY_PAGE_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
     payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
     authFailuresPerIpPerMinute: integer(env, 'AUTH_FAILURES_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
+    dashboardSigninPerIpPerMinute: integer(env, 'DASHBOARD_SIGNIN_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
     demoPerIpPerMinute: integer(env, 'DEMO_PER_IP_PER_MINUTE', 60, 1, 1_000_000),
     trustProxy: proxyAddresses(env, 'TRUST_PROXY'),
     databaseUrl,

@@ -1,7 +1,8 @@
 /**
  * How a request appears in the log. Query values are replaced by `[redacted]`:
  * clients put keys and tokens in query strings by mistake (`?api_key=…`), and
- * a log line must never hold one. The keys stay, for debugging.
+ * a log line must never hold one. The keys stay, for debugging. A path that
+ * carries a secret (a dashboard invitation's token) loses it too.
  */
 import type { FastifyRequest } from 'fastify';
 
@@ -24,11 +25,21 @@ export function redactQuery(url: string): string {
   return `${url.slice(0, at)}?${pairs.join('&')}`;
 }
 
-/** Fastify's own request serializer, with the query values redacted. */
+/** Paths that hold a secret: a dashboard invitation's token (the page reads it from its URL's fragment and asks for it here). */
+const SECRET_PATHS = ['/dashboard/api/invitations/'];
+
+export function redactPath(url: string): string {
+  const prefix = SECRET_PATHS.find((p) => url.startsWith(p));
+  if (!prefix) return url;
+  const query = url.indexOf('?');
+  return `${prefix}[redacted]${query < 0 ? '' : url.slice(query)}`;
+}
+
+/** Fastify's own request serializer, with the query values and the secrets of paths redacted. */
 export function serializeRequest(req: FastifyRequest): Record<string, unknown> {
   return {
     method: req.method,
-    url: redactQuery(req.url),
+    url: redactPath(redactQuery(req.url)),
     host: req.host,
     remoteAddress: req.ip,
     remotePort: req.socket?.remotePort,

@@ -26,6 +26,7 @@ const CODES: Record<ErrorCode, string> = {
   TRANSACTION_NOT_REFUNDABLE: 'a transação não está PAID, ou é um boleto',
   REFUND_EXCEEDS_AVAILABLE: 'mais do que resta a reembolsar',
   REFUND_IN_PROGRESS: 'um reembolso de cartão desta transação ainda está PENDING',
+  LAST_ADMIN: 'o painel: a mudança deixaria a empresa sem administrador',
   PAYLOAD_TOO_LARGE: 'o corpo passa do limite',
   SPLIT_INVALID: 'as regras de divisão não fecham; `details` nomeia a regra',
   SPLIT_RECIPIENT_NOT_FOUND: 'um recebedor não é uma conta aprovada',

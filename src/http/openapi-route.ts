@@ -99,6 +99,7 @@ const CODE_MEANINGS: Record<ErrorCode, string> = {
   TRANSACTION_NOT_REFUNDABLE: 'the transaction is not PAID, or is a boleto',
   REFUND_EXCEEDS_AVAILABLE: 'more than what is left to refund',
   REFUND_IN_PROGRESS: 'a card refund of this transaction is still PENDING',
+  LAST_ADMIN: "the dashboard: the change would leave the company without an administrator",
   PAYLOAD_TOO_LARGE: 'the body is larger than the limit',
   SPLIT_INVALID: 'the split rules do not add up; `details` names the rule',
   SPLIT_RECIPIENT_NOT_FOUND: 'a recipient is not an approved account',

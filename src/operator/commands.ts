@@ -8,6 +8,7 @@ import { SVC } from '../cli/invocation.js';
 import type { FeePlan } from '../db/types.js';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
 import { checkProviders } from '../modules/providers/index.js';
+import { isRole, ROLES, type Doer, type Role } from '../modules/users/index.js';
 import type { Runtime } from '../runtime.js';
 
 /** The parsed command line of one operator command: the words and the --flags (strings and booleans). */
@@ -49,6 +50,15 @@ function feeChanges(values: Record<string, unknown>): Partial<FeePlan> {
   if (Object.keys(out).length === 0) throw new UsageError('give at least one rate to change');
   return out;
 }
+
+function role(value: string | undefined): Role {
+  const given = need(value, '--role');
+  if (!isRole(given)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return given;
+}
+
+/** The operator, as the audit log names them: no user, no client address. */
+const OPERATOR: Doer = { email: 'operator (svc)', ip: 'local' };
 
 interface Output {
   text: string;
@@ -96,6 +106,33 @@ async function operate(runtime: Runtime, { words, values }: CommandLine): Promis
     case 'account approve': {
       const outcome = await companies.approveAccount(need(values.document as string, '--document'));
       return output(outcome, (a) => ({ json: a, text: `account ${a.document} approved` }));
+    }
+    case 'user invite': {
+      const { team } = runtime.services.users;
+      const outcome = await team.invite(need(values.company as string, '--company'), need(values.email as string, '--email'), role(values.role as string), OPERATOR);
+      return output(outcome, (i) => ({ json: { url: i.url, expiresAt: i.expiresAt }, text: `invitation (single use, until ${i.expiresAt}):\n${i.url}` }));
+    }
+    case 'user list': {
+      return output(await runtime.services.users.team.list(need(values.company as string, '--company')), (members) => {
+        const lines = members.map((m) => `${m.userId}  ${m.email}  ${m.role}  ${m.name}${m.totpEnabled ? '  (two-step verification)' : ''}`);
+        return { json: members, text: lines.join('\n') || 'no members' };
+      });
+    }
+    case 'user set-role': {
+      const { team } = runtime.services.users;
+      const company = need(values.company as string, '--company');
+      const chosen = role(values.role as string);
+      const userId = await team.memberByEmail(company, need(values.email as string, '--email'));
+      if (isDomainError(userId)) return userId;
+      return output(await team.setRole(company, userId, chosen, OPERATOR), (m) => ({ json: m, text: `${m.email} is now ${m.role} of ${company}` }));
+    }
+    case 'user remove': {
+      const { team } = runtime.services.users;
+      const company = need(values.company as string, '--company');
+      const email = need(values.email as string, '--email');
+      const userId = await team.memberByEmail(company, email);
+      if (isDomainError(userId)) return userId;
+      return output(await team.remove(company, userId, OPERATOR), () => ({ json: { removed: userId }, text: `${email} removed from ${company}` }));
     }
     case 'vault rotate-key': {
       const keyId = await (await runtime.vault()).keys.rotate();

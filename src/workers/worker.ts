@@ -4,7 +4,7 @@
  *  - the delivery loop: deliver-webhooks, a continuous window of sends in flight (webhooks/delivery.ts);
  *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
  *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
- *    follow-refunds, settle-receivables, purge-idempotency-keys.
+ *    follow-refunds, settle-receivables, purge-idempotency-keys, purge-audit-log, purge-dashboard-sessions.
  * The vault's sweep (sweep-vault.ts) is not the worker's: it runs in the
  * vault's process, whose database role is the one that may write the vault's
  * tables, on the same kind of loop (startStepLoop).
@@ -19,6 +19,8 @@ import { startDeliveryLoop } from './deliver-webhooks.js';
 import { expireIntents } from './expire-intents.js';
 import { followRefunds } from './follow-refunds.js';
 import { processProviderNotifications } from './process-provider-notifications.js';
+import { purgeAuditLog } from './purge-audit-log.js';
+import { purgeDashboardSessions } from './purge-dashboard-sessions.js';
 import { purgeIdempotencyKeys } from './purge-idempotency-keys.js';
 import { reconcileProviderCharges } from './reconcile-provider-charges.js';
 import { recoverConfirmations } from './recover-confirmations.js';
@@ -50,6 +52,8 @@ export function workerSteps(deps: StepDeps): Step[] {
     followRefunds,
     settleReceivables,
     purgeIdempotencyKeys,
+    purgeAuditLog,
+    purgeDashboardSessions,
   ].map((job) => job(deps));
 }
 

@@ -309,6 +309,12 @@ describe('logged request URLs', () => {
     const logged = serializeRequest({ method: 'GET', url: '/v2/x?api_key=secret', host: 'h', ip: '1.2.3.4', socket: undefined } as never);
     assert.ok(!JSON.stringify(logged).includes('secret'), JSON.stringify(logged));
   });
+
+  test("a dashboard invitation's token in the path is redacted", () => {
+    const logged = serializeRequest({ method: 'POST', url: '/dashboard/api/invitations/s3cr3tT0ken?x=1', host: 'h', ip: '1.2.3.4', socket: undefined } as never);
+    assert.equal(logged.url, '/dashboard/api/invitations/[redacted]?x=[redacted]');
+    assert.equal(serializeRequest({ method: 'GET', url: '/dashboard/api/team', host: 'h', ip: '1.2.3.4', socket: undefined } as never).url, '/dashboard/api/team');
+  });
 });
 
 describe('router errors', () => {

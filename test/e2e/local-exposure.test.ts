@@ -81,7 +81,7 @@ test('a sandbox start makes DATA_DIR owner-only and says so, and listens on loop
   assert.ok([...after.keys()].some((entry) => !before.has(entry)), 'the run wrote new files (their modes are checked below)');
   assert.deepEqual([...after].filter(([, mode]) => mode & 0o077), [], 'nothing in DATA_DIR is open to group or others');
   assert.equal(after.get('.'), 0o700);
-  for (const file of ['sandbox-key.txt', 'secrets.key', 'internal.key', 'vault-master.key']) assert.equal(after.get(file), 0o600, file);
+  for (const file of ['sandbox-key.txt', 'dashboard-password.txt', 'secrets.key', 'internal.key', 'vault-master.key']) assert.equal(after.get(file), 0o600, file);
 
   const again = await startServer({ reuse: deployment, env: { HOST: '' } });
   try {

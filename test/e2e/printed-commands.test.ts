@@ -17,7 +17,7 @@ import { describeDemo } from '../../src/bootstrap.js';
 import { DEMO } from '../../src/modules/demo/index.js';
 import { createDeployment, REPO_ROOT, runCli, type Deployment } from '../helpers/server.js';
 
-const SUBCOMMANDS = 'serve|api|vault|worker|company|key|account|providers|pix|listen|trigger';
+const SUBCOMMANDS = 'serve|api|vault|worker|company|key|account|providers|pix|user|listen|trigger';
 /** `svc <subcommand>` where a shell would run it: at the start of a line or after `;`, `&`, `|`, `(`, `$(` or a backtick. */
 const BARE = new RegExp(`(?:^|[;&|(\`]\\s*|\\$\\(\\s*)svc\\s+(?:${SUBCOMMANDS})\\b`, 'm');
 const NPX = /\bnpx\s+(?:--?\S+\s+)*svc\b/i;

@@ -51,6 +51,9 @@ export interface TestAppOptions {
   sender?: Sender;
 }
 
+/** scrypt at N = 2^10: the same code path as OWASP's 2^17, a hundred times cheaper. */
+export const TEST_SCRYPT = { logN: 10, r: 8, p: 1 };
+
 /** The demo company's documents are reused: a valid CNPJ for the seller, two approved recipients. */
 export const SELLER_DOCUMENT = DEMO.company.document;
 export const RECIPIENTS = DEMO.accounts.map((a) => a.document);
@@ -59,7 +62,13 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const db = await openTestDatabase(engine);
   const clock = new ManualClock('2026-11-21T12:00:00.000Z');
   // Every inject comes from one address: the per-address limits are lifted unless a test sets them.
-  const config: Config = loadConfig({ RATE_LIMIT_PER_SECOND: '100000', AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000', DEMO_PER_IP_PER_MINUTE: '1000000', ...opts.env });
+  const config: Config = loadConfig({
+    RATE_LIMIT_PER_SECOND: '100000',
+    AUTH_FAILURES_PER_IP_PER_MINUTE: '1000000',
+    DEMO_PER_IP_PER_MINUTE: '1000000',
+    DASHBOARD_SIGNIN_PER_IP_PER_MINUTE: '1000000',
+    ...opts.env,
+  });
   const internalKey = randomBytes(32);
   const base = { config, db: db.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), internalKey };
   // The configuration's choice of connectors is not used here: every enabled method is served by this provider.
@@ -84,6 +93,8 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });
   const deps: AppDeps = {
     ...base,
+    // Dashboard passwords hashed at 1/128 of OWASP's cost: a sign-in in milliseconds (the default's test is in test/api/dashboard-passwords.test.ts).
+    passwordParams: TEST_SCRYPT,
     providers,
     vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),

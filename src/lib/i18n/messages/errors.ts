@@ -17,11 +17,29 @@ export const ERRORS = {
       'pt-BR': (p) => `Esta chave pertence ao outro ambiente; este é o ambiente ${p.environment}`,
     }),
     internalRoute: { en: 'Internal route', 'pt-BR': 'Rota interna' },
+    // The dashboard (modules/users): one message for a wrong e-mail and a wrong password.
+    signIn: { en: 'Wrong e-mail or password', 'pt-BR': 'E-mail ou senha incorretos' },
+    noSession: { en: 'Sign in to continue', 'pt-BR': 'Entre para continuar' },
+    wrongCode: { en: 'Wrong code', 'pt-BR': 'Código incorreto' },
+    wrongPassword: { en: 'Wrong password', 'pt-BR': 'Senha incorreta' },
   },
   FORBIDDEN: {
     missingScope: template({ en: (p: { scope: string }) => `This key lacks the ${p.scope} scope`, 'pt-BR': (p) => `Esta chave não tem o escopo ${p.scope}` }),
     notFromThePage: { en: 'This request must come from the payment page', 'pt-BR': 'Esta requisição deve vir da página de pagamento' },
     pageOutOfDate: { en: 'The payment page is out of date: reload it', 'pt-BR': 'A página de pagamento está desatualizada: recarregue-a' },
+    notFromTheDashboard: {
+      en: 'This request must come from the dashboard: reload the page',
+      'pt-BR': 'Esta requisição deve vir do painel: recarregue a página',
+    },
+    role: { en: 'Your role does not allow this', 'pt-BR': 'Seu papel não permite isto' },
+    totpSetupRequired: {
+      en: 'This company requires two-step verification: turn it on in My account first',
+      'pt-BR': 'Esta empresa exige verificação em duas etapas: ative-a antes em Minha conta',
+    },
+    totpRequired: {
+      en: 'This company requires two-step verification: it cannot be turned off',
+      'pt-BR': 'Esta empresa exige verificação em duas etapas: ela não pode ser desativada',
+    },
   },
   PAYLOAD_TOO_LARGE: {
     headers: { en: 'The request headers are larger than the limit', 'pt-BR': 'Os cabeçalhos da requisição excedem o limite' },
@@ -86,8 +104,19 @@ export const ERRORS = {
       en: (p: { document: string }) => `no account with document ${p.document}; create it first`,
       'pt-BR': (p) => `não existe conta com o documento ${p.document}; crie-a antes`,
     }),
+    invitation: { en: 'This invitation does not exist, was used or expired', 'pt-BR': 'Este convite não existe, já foi usado ou expirou' },
+    member: { en: 'Member not found', 'pt-BR': 'Membro não encontrado' },
+    membership: { en: 'You are not a member of this company', 'pt-BR': 'Você não é membro desta empresa' },
+    memberByEmail: template({
+      en: (p: { email: string; company: string }) => `${p.email} is not a member of ${p.company}`,
+      'pt-BR': (p) => `${p.email} não é membro de ${p.company}`,
+    }),
   },
   RATE_LIMITED: {
+    signInLocked: template({
+      en: (p: { minutes: number }) => `Too many failed sign-ins with this e-mail: it is locked; try again in ${p.minutes} min`,
+      'pt-BR': (p) => `Tentativas de entrada sem sucesso demais com este e-mail: ele está bloqueado; tente novamente em ${p.minutes} min`,
+    }),
     perMinute: template({
       en: (p: { max: number; seconds: number }) => `Too many requests (${p.max} a minute); retry after ${p.seconds} s`,
       'pt-BR': (p) => `Requisições demais (${p.max} por minuto); tente novamente após ${p.seconds} s`,
@@ -222,6 +251,12 @@ export const ERRORS = {
   },
   SPLIT_INVALID: {
     invalid: template({ en: (p: { summary: Text }) => `Invalid split: ${p.summary.en}`, 'pt-BR': (p) => `Divisão inválida: ${p.summary['pt-BR']}` }),
+  },
+  LAST_ADMIN: {
+    lastAdmin: {
+      en: 'A company needs at least one administrator: make another member an administrator first',
+      'pt-BR': 'Uma empresa precisa de pelo menos um administrador: torne antes outro membro administrador',
+    },
   },
   SPLIT_RECIPIENT_NOT_FOUND: {
     notApproved: { en: 'A split recipient is not an approved account', 'pt-BR': 'Um recebedor da divisão não é uma conta aprovada' },

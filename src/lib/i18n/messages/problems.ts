@@ -28,6 +28,14 @@ export const PROBLEMS = {
   idempotencyKeyLength: { en: 'must be 1 to 255 characters', 'pt-BR': 'deve ter de 1 a 255 caracteres' },
   idempotencyKeyReused: { en: 'was used with another route or body', 'pt-BR': 'foi usada com outra rota ou outro corpo' },
   pageToken: { en: 'is missing, expired or not for this link', 'pt-BR': 'está ausente, expirou ou não é deste link' },
+  dashboardToken: { en: "is missing or not this session's", 'pt-BR': 'está ausente ou não é desta sessão' },
+  // The dashboard's people (modules/users).
+  passwordConfirmation: { en: 'does not match the password', 'pt-BR': 'não confere com a senha' },
+  totpCode: { en: 'is not the code the app shows now', 'pt-BR': 'não é o código que o aplicativo mostra agora' },
+  noTotpEnrolment: { en: 'needs an enrolment first (POST /account/totp)', 'pt-BR': 'precisa antes de uma inscrição (POST /account/totp)' },
+  totpAlreadyOn: { en: 'two-step verification is already on', 'pt-BR': 'a verificação em duas etapas já está ativa' },
+  alreadyMember: { en: 'is already a member of this company', 'pt-BR': 'já é membro desta empresa' },
+  email: { en: 'must be an e-mail address', 'pt-BR': 'deve ser um endereço de e-mail' },
 
   // Schema keywords (http/validation.ts) and the rules worded like them.
   required: { en: 'is required', 'pt-BR': 'é obrigatório' },

@@ -1,0 +1,91 @@
+/**
+ * Passwords: scrypt (memory-hard) with OWASP's parameters (N = 2^17, r = 8,
+ * p = 1: 128 MiB and a few hundred milliseconds a hash). The stored string
+ * names its parameters, `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>`, so they
+ * can be raised later and old hashes still verify.
+ *
+ * Each hash holds 128 MiB while it runs: at most HASHES_AT_ONCE run at a
+ * time and at most HASHES_WAITING wait, so a burst of sign-ins costs bounded
+ * memory; past that the request is refused (503) rather than queued forever.
+ */
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { AppError } from '../../http/errors.js';
+import { ERRORS } from '../../lib/i18n/messages/errors.js';
+
+export interface ScryptParams {
+  /** log2 of the cost N. */
+  logN: number;
+  r: number;
+  p: number;
+}
+
+/** OWASP Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1. */
+export const OWASP_SCRYPT: ScryptParams = { logN: 17, r: 8, p: 1 };
+
+export const MIN_PASSWORD_LENGTH = 12;
+/** Longer passwords are refused: hashing cost must not grow with what a client sends. */
+export const MAX_PASSWORD_LENGTH = 256;
+
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+const HASHES_AT_ONCE = 2;
+const HASHES_WAITING = 64;
+
+/** Seconds a client refused for a full queue is told to wait: the queue drains in about that. */
+const BUSY_RETRY_SECONDS = 5;
+
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function gated<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= HASHES_AT_ONCE) {
+    // 503, as for a database that does not answer: the request did nothing and may be retried.
+    if (waiting.length >= HASHES_WAITING) throw new AppError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, BUSY_RETRY_SECONDS);
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running++;
+  }
+  try {
+    return await work();
+  } finally {
+    const next = waiting.shift();
+    // The slot passes to the next waiter as it is; without one it is freed.
+    if (next) next();
+    else running--;
+  }
+}
+
+function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+  const N = 2 ** params.logN;
+  // 128 · N · r bytes, plus room: node's default maxmem (32 MiB) is below OWASP's 128 MiB.
+  const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r };
+  return gated(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)));
+      }),
+  );
+}
+
+export async function hashPassword(password: string, params: ScryptParams = OWASP_SCRYPT): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, params);
+  return `scrypt$${params.logN}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const STORED = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
+
+/** The parameters a stored hash was made with. */
+export function paramsOf(stored: string): ScryptParams | undefined {
+  const match = STORED.exec(stored);
+  return match ? { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) } : undefined;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const match = STORED.exec(stored);
+  const params = paramsOf(stored);
+  if (!match || !params) return false;
+  const expected = Buffer.from(match[5]!, 'base64url');
+  const key = await derive(password, Buffer.from(match[4]!, 'base64url'), params);
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}

@@ -1,0 +1,151 @@
+/**
+ * The dashboard's session, invitation, account and team routes under
+ * /dashboard/api (docs/dashboard.md, "Session and identity"). None has an
+ * API-key scope (the global key auth passes them by) and all are hidden from
+ * /openapi.json. Sign-in, its code step and accepting an invitation need the
+ * dashboard's Origin and count against DASHBOARD_SIGNIN_PER_IP_PER_MINUTE.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import type { Config } from '../../config.js';
+import { sendError } from '../../http/error-handler.js';
+import { perMinuteLimit } from '../../http/rate-limit.js';
+import { isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { cookieValue, type DashboardGuards } from './guard.js';
+import {
+  AcceptBody,
+  CodeBody,
+  CompanyBody,
+  InviteBody,
+  MemberParams,
+  PasswordBody,
+  PasswordChangeBody,
+  RoleBody,
+  SettingsBody,
+  SignInBody,
+  TokenParams,
+} from './schemas.js';
+import { doerOf, type SignedIn, type UserService } from './service.js';
+
+const API = '/dashboard/api';
+
+export interface UserRouteDeps {
+  users: UserService;
+  guards: DashboardGuards;
+  config: Config;
+}
+
+export function userRoutes(app: FastifyInstance, { users, guards, config }: UserRouteDeps): void {
+  const { guard, signedIn, fromDashboard, cookieName } = guards;
+  const secure = config.publicApiUrl.startsWith('https:');
+  const perAddress = perMinuteLimit(app, 'dashboard-signin', config.dashboardSigninPerIpPerMinute, (request) => request.ip);
+  const live = (request: FastifyRequest) => request.dashboardSession!;
+
+  const setCookie = (reply: FastifyReply, value: string, clear = false) =>
+    reply.header('Set-Cookie', `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}${clear ? '; Max-Age=0' : ''}`);
+
+  /** A sign-in's answer: the cookie with the new session, and `Me` or the code step. */
+  const signedInReply = (reply: FastifyReply, outcome: Outcome<SignedIn>) => {
+    if (isDomainError(outcome)) return sendError(reply, outcome);
+    setCookie(reply, outcome.token);
+    return reply.send(outcome.stage === 'totp' ? { stage: 'totp' } : outcome.me);
+  };
+  const answer = <T>(reply: FastifyReply, outcome: Outcome<T>, status = 200) =>
+    isDomainError(outcome) ? sendError(reply, outcome) : status === 204 ? reply.code(204).send() : reply.code(status).send(outcome);
+
+  // What the dashboard's API answers is one person's: never stored by a browser or a proxy.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith(`${API}/`)) reply.header('Cache-Control', 'no-store');
+  });
+
+  // ---- session ----------------------------------------------------------------
+
+  app.post<{ Body: Static<typeof SignInBody> }>(
+    `${API}/session`,
+    { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: SignInBody } },
+    async (request, reply) => signedInReply(reply, await users.signIn(request.body.email, request.body.password, request.ip)),
+  );
+
+  app.post<{ Body: Static<typeof CodeBody> }>(
+    `${API}/session/totp`,
+    { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: CodeBody } },
+    async (request, reply) => signedInReply(reply, await users.signInCode(cookieValue(request, cookieName), request.body.code, request.ip)),
+  );
+
+  app.get(`${API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request) => users.sessions.me(live(request)));
+
+  app.delete(`${API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => {
+    await users.signOut(live(request), request.ip);
+    return setCookie(reply, '', true).code(204).send();
+  });
+
+  app.put<{ Body: Static<typeof CompanyBody> }>(
+    `${API}/session/company`,
+    { preHandler: signedIn, schema: { hide: true, body: CompanyBody } },
+    async (request, reply) => answer(reply, await users.switchCompany(live(request), request.body.companyId)),
+  );
+
+  // ---- invitations ------------------------------------------------------------
+
+  app.get<{ Params: Static<typeof TokenParams> }>(
+    `${API}/invitations/:token`,
+    { preHandler: perAddress, schema: { hide: true, params: TokenParams } },
+    async (request, reply) => answer(reply, await users.team.invitation(request.params.token)),
+  );
+
+  app.post<{ Params: Static<typeof TokenParams>; Body: Static<typeof AcceptBody> }>(
+    `${API}/invitations/:token`,
+    { preHandler: [fromDashboard, perAddress], schema: { hide: true, params: TokenParams, body: AcceptBody } },
+    async (request, reply) => signedInReply(reply, await users.team.accept(request.params.token, request.body, request.ip)),
+  );
+
+  // ---- the signed-in person's account -----------------------------------------
+
+  app.post<{ Body: Static<typeof PasswordChangeBody> }>(
+    `${API}/account/password`,
+    { preHandler: signedIn, schema: { hide: true, body: PasswordChangeBody } },
+    async (request, reply) => answer(reply, await users.changePassword(live(request), request.body.currentPassword, request.body.newPassword, request.ip), 204),
+  );
+
+  app.post(`${API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => answer(reply, await users.enrollTotp(live(request))));
+
+  app.post<{ Body: Static<typeof CodeBody> }>(
+    `${API}/account/totp/confirm`,
+    { preHandler: signedIn, schema: { hide: true, body: CodeBody } },
+    async (request, reply) => answer(reply, await users.confirmTotp(live(request), request.body.code, request.ip)),
+  );
+
+  app.delete<{ Body: Static<typeof PasswordBody> }>(
+    `${API}/account/totp`,
+    { preHandler: signedIn, schema: { hide: true, body: PasswordBody } },
+    async (request, reply) => answer(reply, await users.disableTotp(live(request), request.body.password, request.ip), 204),
+  );
+
+  // ---- the team ---------------------------------------------------------------
+
+  app.get(`${API}/team`, { preHandler: guard('team.read'), schema: { hide: true } }, async (request) => users.team.team(request.actor!.companyId));
+
+  app.post<{ Body: Static<typeof InviteBody> }>(
+    `${API}/team/invitations`,
+    { preHandler: guard('team.write'), schema: { hide: true, body: InviteBody } },
+    async (request, reply) => answer(reply, await users.team.invite(request.actor!.companyId, request.body.email, request.body.role, doerOf(live(request), request.ip)), 201),
+  );
+
+  app.put<{ Params: Static<typeof MemberParams>; Body: Static<typeof RoleBody> }>(
+    `${API}/team/members/:userId`,
+    { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams, body: RoleBody } },
+    async (request, reply) => answer(reply, await users.team.setRole(request.actor!.companyId, request.params.userId, request.body.role, doerOf(live(request), request.ip))),
+  );
+
+  app.delete<{ Params: Static<typeof MemberParams> }>(
+    `${API}/team/members/:userId`,
+    { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams } },
+    async (request, reply) => answer(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip)), 204),
+  );
+
+  app.put<{ Body: Static<typeof SettingsBody> }>(
+    `${API}/team/settings`,
+    { preHandler: guard('settings.write'), schema: { hide: true, body: SettingsBody } },
+    async (request) => users.team.setRequireTotp(request.actor!.companyId, request.body.requireTotp, doerOf(live(request), request.ip)),
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * The dashboard's identity rules: timeouts, the lockout, what a password and
+ * an e-mail must be, and the opaque secrets people hold (session ids,
+ * invitation tokens, recovery codes), of which only SHA-256 hashes are kept.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { validationError, type DomainError } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
+import { ROLES, type Role } from './roles.js';
+
+const MINUTE = 60_000;
+export const SESSION_IDLE_MS = 30 * MINUTE;
+export const SESSION_ABSOLUTE_MS = 12 * 60 * MINUTE;
+/** A half-open session (password right, code not yet given) lasts this long. */
+export const TOTP_STAGE_MS = 5 * MINUTE;
+/** last_seen_at is written at most this often per session: a read per request, not a write. */
+export const SESSION_TOUCH_MS = MINUTE;
+export const INVITATION_MS = 72 * 60 * MINUTE;
+
+export const LOCKOUT_FAILURES = 10;
+export const LOCKOUT_WINDOW_MS = 15 * MINUTE;
+export const LOCKOUT_MS = 15 * MINUTE;
+
+export const RECOVERY_CODES = 10;
+export const TOTP_ISSUER = 'Painel';
+
+/** Cut e-mail addresses: long enough for any real one (RFC 5321: 254). */
+export const MAX_EMAIL_LENGTH = 254;
+export const MAX_NAME_LENGTH = 120;
+
+export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function checkEmail(email: string, field = 'email'): DomainError | undefined {
+  return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email) ? undefined : validationError(field, PROBLEMS.email);
+}
+
+export function checkPassword(password: string, field = 'password'): DomainError | undefined {
+  if ([...password].length < MIN_PASSWORD_LENGTH) return validationError(field, PROBLEMS.minLength({ limit: MIN_PASSWORD_LENGTH }));
+  if (password.length > MAX_PASSWORD_LENGTH) return validationError(field, PROBLEMS.maxLength({ limit: MAX_PASSWORD_LENGTH }));
+  return undefined;
+}
+
+export const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** 32 random bytes, base64url: a session id, an invitation token, a CSRF token. */
+export const opaqueToken = (): string => randomBytes(32).toString('base64url');
+
+const CODE_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/** A recovery code: 16 characters (80 bits) in groups of four, read aloud or typed from paper. */
+export function newRecoveryCode(): string {
+  const chars = Array.from(randomBytes(16), (b) => CODE_ALPHABET[b & 31]).join('');
+  return chars.match(/.{4}/g)!.join('-');
+}
+
+/** How a typed recovery code is compared: case, spaces and dashes ignored. */
+export const normalizeRecoveryCode = (code: string): string => code.toLowerCase().replace(/[\s-]/g, '');
