@@ -233,7 +233,7 @@ describe('dashboard pages', () => {
 
       // Transações: a hostile buyer name is text; the search goes into the address and the CSV link.
       await go('Transações');
-      assert.equal(await page.getByRole('cell', { name: HOSTILE, exact: true }).count(), 1);
+      await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
       assert.equal(await page.locator('img[src="x"]').count(), 0);
       await page.getByLabel('Buscar').fill('529.982.247-25');
       await page.getByLabel('Status').selectOption('PAID');
@@ -290,6 +290,7 @@ describe('dashboard pages', () => {
       await created.getByRole('button', { name: 'Fechar' }).click();
 
       await go('Recebíveis');
+      await page.getByRole('region', { name: 'Totais' }).waitFor();
       assert.match(await page.getByRole('region', { name: 'Totais' }).innerText(), /R\$\s1\.222,22/);
       assert.equal(new URL(String(await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href')), server.url).pathname, '/dashboard/api/receivables.csv');
       await check('receivables');
@@ -313,7 +314,7 @@ describe('dashboard pages', () => {
 
       // Equipe: invite (the URL to copy), a hostile member name as text.
       await go('Equipe');
-      assert.equal(await page.getByRole('cell', { name: HOSTILE, exact: true }).count(), 1);
+      await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
       await check('team');
       await page.getByRole('button', { name: 'Convidar' }).click();
       const invite = page.getByRole('dialog', { name: 'Convidar para a equipe' });
@@ -325,7 +326,7 @@ describe('dashboard pages', () => {
       await invite.getByRole('button', { name: 'Fechar' }).click();
 
       await go('Auditoria');
-      assert.equal(await page.getByRole('cell', { name: '203.0.113.9' }).count(), 1);
+      await page.getByRole('cell', { name: '203.0.113.9' }).waitFor();
       await check('audit');
 
       // Minha conta: two-step verification → QR code, secret, Código, Ativar → 10 recovery codes.

@@ -6,6 +6,7 @@
  * pages themselves.
  */
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import type { Browser, BrowserContextOptions, Page, Route } from 'playwright-core';
@@ -90,4 +91,56 @@ export async function standInApi(page: Page, handler: Handler): Promise<{ method
     });
   });
   return calls;
+}
+
+/** The password the tests give the people they invite (12 characters or more). */
+export const MEMBER_PASSWORD = 'uma senha longa o bastante';
+
+/** RFC 6238's code (HMAC-SHA1, 6 digits, 30 s steps) of a base32 secret at `at` (ms), computed here, not by the service. */
+export function totp(secretBase32: string, at: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of secretBase32.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((b) => parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(at / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/** Signs in on the sign-in page (E-mail, Senha, Entrar). */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/dashboard/login`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Senha').fill(password);
+  await page.getByRole('button', { name: 'Entrar' }).click();
+}
+
+/** Opens an invitation (its address taken onto `baseUrl`: the CLI prints its own PUBLIC_API_URL) and activates it as a new user; ends on Início. */
+export async function activate(page: Page, baseUrl: string, invitationUrl: string, name: string): Promise<void> {
+  const url = new URL(invitationUrl);
+  await page.goto(baseUrl + url.pathname + url.hash);
+  await page.getByLabel('Nome').fill(name);
+  await page.getByLabel('Senha', { exact: true }).fill(MEMBER_PASSWORD);
+  await page.getByLabel('Confirme a senha').fill(MEMBER_PASSWORD);
+  await page.getByRole('button', { name: 'Ativar acesso' }).click();
+  await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
+}
+
+/**
+ * A call of the JSON API with the page's own session, as the page would make
+ * it (its cookie, its CSRF token, its Origin): the server, not the hidden
+ * button, must refuse what the role may not do.
+ */
+export async function asThePage(page: Page, baseUrl: string, method: string, pathname: string, body?: unknown): Promise<{ status: number; json: Record<string, any> }> {
+  const me = await page.request.get(`${baseUrl}/dashboard/api/session`);
+  const csrf = me.ok() ? String(((await me.json()) as { csrfToken?: string }).csrfToken ?? '') : '';
+  const res = await page.request.fetch(`${baseUrl}/dashboard/api${pathname}`, {
+    method,
+    headers: { origin: baseUrl, 'x-csrf-token': csrf, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { data: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status(), json: text ? (JSON.parse(text) as Record<string, any>) : {} };
 }
