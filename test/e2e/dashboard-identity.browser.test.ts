@@ -92,6 +92,9 @@ describe('dashboard people against the service', () => {
     await dialog.getByLabel('E-mail').fill('tarde@loja.example');
     await dialog.getByRole('button', { name: 'Enviar convite' }).click();
     await dialog.getByRole('alert').getByText(/Seu papel não permite esta ação/).waitFor();
+    // The refusal made the page ask who it is: closed, the dialog leaves a page without Convidar.
+    await stale.keyboard.press('Escape');
+    await stale.getByRole('button', { name: 'Convidar' }).waitFor({ state: 'detached' });
     const after = (await asThePage(admin.page, server.url, 'GET', '/audit?action=member.invited')).json;
     assert.equal(after.data.filter((e: Json) => JSON.stringify(e).includes('tarde@loja.example')).length, 0, 'no invitation was made');
 

@@ -27,9 +27,11 @@ interface ClientState {
   locale: Locale;
   networkMessage: string;
   onUnauthorized: () => void;
+  /** A 403: the role may have changed since the page loaded, so the page asks who it is again. */
+  onForbidden: () => void;
 }
 
-const state: ClientState = { csrfToken: undefined, locale: 'pt-BR', networkMessage: 'Network error', onUnauthorized: () => {} };
+const state: ClientState = { csrfToken: undefined, locale: 'pt-BR', networkMessage: 'Network error', onUnauthorized: () => {}, onForbidden: () => {} };
 
 export function configureApi(settings: Partial<ClientState>): void {
   Object.assign(state, settings);
@@ -73,6 +75,7 @@ export async function request<T>(method: string, path: string, options: RequestO
   if (response.ok) return data as T;
   const body = (data ?? {}) as { code?: string; message?: string; details?: { field?: string; message: string }[] };
   if (response.status === 401 && !(method !== 'GET' && CREDENTIAL_ROUTES.some((route) => route.test(path)))) state.onUnauthorized();
+  if (response.status === 403 && path !== '/session') state.onForbidden();
   throw new ApiError(response.status, body.code ?? `HTTP_${response.status}`, body.message ?? `HTTP ${response.status}`, body.details ?? []);
 }
 

@@ -72,7 +72,9 @@ export function App() {
     navigate(SIGN_IN);
   };
 
-  configureApi({ locale, networkMessage: i18n.t('networkError'), onUnauthorized: signOut });
+  // After a 403 the shell shows what the role may do now (a stale page learns its new role; the refusal itself stays on the page).
+  const refreshSession = () => void get<Me>('/session').then(setMe, () => undefined);
+  configureApi({ locale, networkMessage: i18n.t('networkError'), onUnauthorized: signOut, onForbidden: refreshSession });
   useEffect(() => {
     document.documentElement.lang = locale;
   }, [locale]);
