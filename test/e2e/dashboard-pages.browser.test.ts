@@ -205,6 +205,7 @@ describe('dashboard pages', () => {
       // Início
       await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/dashboard');
+      assert.equal(await page.title(), 'Início · Loja Demo Ltda');
       const cards = await page.locator('.cards').innerText();
       assert.match(cards, /R\$\s1\.234,56/);
       assert.match(cards, /A receber\s+R\$\s5\.555,55/);

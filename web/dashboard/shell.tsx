@@ -43,9 +43,14 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const { me, setMe, signOut } = useSession();
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
+  const visible = NAV.filter((item) => !item.needs || me.permissions.includes(item.needs));
   // A phone's menu closes when the page changes, whichever link changed it.
   useEffect(() => setMenuOpen(false), [path]);
-  const visible = NAV.filter((item) => !item.needs || me.permissions.includes(item.needs));
+  // The window's title names the page (screen readers announce it, tabs show it).
+  const current = visible.find((item) => isCurrent(path, item.href));
+  useEffect(() => {
+    document.title = current ? `${t(current.label)} · ${me.company.name}` : t('appName');
+  }, [current?.label, me.company.name, t]);
 
   const switchCompany = async (companyId: string) => {
     const next = await put<Me>('/session/company', { companyId }).catch(() => undefined);

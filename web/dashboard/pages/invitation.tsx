@@ -4,7 +4,7 @@
  * it to the API only. A new user chooses a name and a password; a person who
  * already has a user confirms with that password.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api.js';
 import { ErrorBox } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
@@ -24,6 +24,9 @@ const MIN_PASSWORD = 12;
 
 export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const { t } = useI18n();
+  useEffect(() => {
+    document.title = t('invitationTitle');
+  }, [t]);
   const { hash } = useLocation();
   const token = hash.replace(/^#/, '');
   const invitation = useLoad(() => (token ? get<Invitation>(`/invitations/${encodeURIComponent(token)}`) : Promise.reject(new ApiError(404, 'NOT_FOUND', ''))), [token]);

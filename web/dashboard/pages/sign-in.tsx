@@ -3,7 +3,7 @@
  * Código. The server's message is shown as it is (a wrong e-mail and a wrong
  * password read the same; a locked e-mail says for how long).
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api.js';
 import { ErrorBox } from '../components/feedback.js';
 import { useAction } from '../components/load.js';
@@ -16,6 +16,9 @@ type Answer = Me | { stage: 'totp' };
 
 export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const { t } = useI18n();
+  useEffect(() => {
+    document.title = t('signInTitle');
+  }, [t]);
   const [stage, setStage] = useState<'password' | 'totp'>('password');
   const action = useAction();
   const email = useRef<HTMLInputElement>(null);
