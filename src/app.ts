@@ -25,6 +25,9 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Providers } from './modules/providers/index.js';
 import { CompanyService } from './modules/companies/index.js';
+import { dashboardRoutes } from './modules/dashboard/index.js';
+import type { AuditRecorder } from './modules/audit/entry.js';
+import type { DashboardGuard } from './modules/users/roles.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
@@ -59,6 +62,11 @@ export interface AppDeps {
   sender?: Sender;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
+  /**
+   * The dashboard's session guard and audit log (modules/users, modules/audit):
+   * its JSON API is registered only when they are given.
+   */
+  dashboard?: { guard: DashboardGuard; audit: AuditRecorder };
 }
 
 export interface Services {
@@ -206,5 +214,6 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     sandboxRefundRoutes(app, services.refunds);
   }
   demoRoutes(app, services, deps.config);
+  if (deps.dashboard) dashboardRoutes(app, { db: deps.db, clock: deps.clock, services, config: deps.config, ...deps.dashboard });
   return app;
 }

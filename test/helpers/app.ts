@@ -49,6 +49,8 @@ export interface TestAppOptions {
   resolve?: Resolver;
   /** Webhook sender (default: real HTTP through the guarded dispatcher). */
   sender?: Sender;
+  /** The dashboard's guard and audit recorder: its routes are registered only with them (test/helpers/dashboard.ts). */
+  dashboard?: AppDeps['dashboard'];
 }
 
 /** The demo company's documents are reused: a valid CNPJ for the seller, two approved recipients. */
@@ -88,6 +90,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
+    ...(opts.dashboard ? { dashboard: opts.dashboard } : {}),
   };
   const services = buildServices(deps);
   const app = await buildApp(deps, services);

@@ -1,8 +1,9 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Expression, type InsertObject, type Kysely } from 'kysely';
+import { sql, type Expression, type InsertObject, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
+import { NAME_DOCUMENT, namePrefixQuery, type SearchKeys } from './search.js';
 
 type Ex = Kysely<Database>;
 
@@ -64,6 +65,68 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
   if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo) query = query.where('created_at', '<=', f.createdTo);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
+}
+
+export interface SearchFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  paymentMethod?: string | undefined;
+  paymentLinkId?: string | undefined;
+  createdFrom?: Date | undefined;
+  /** Exclusive: the start of the day after the last one asked. */
+  createdBefore?: Date | undefined;
+  search?: SearchKeys | undefined;
+}
+
+type Selection = SelectQueryBuilder<Database, 'transactions', object>;
+
+/** The filters and the keyset of a search, on the company's rows. */
+function filtered(ex: Ex, companyId: string, f: SearchFilter): Selection {
+  let query: Selection = ex.selectFrom('transactions').where('company_id', '=', companyId);
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.paymentMethod) query = query.where('payment_method', '=', f.paymentMethod);
+  if (f.paymentLinkId) query = query.where('payment_link_id', '=', f.paymentLinkId);
+  if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
+  if (f.createdBefore) query = query.where('created_at', '<', f.createdBefore);
+  return query;
+}
+
+/**
+ * One branch per kind of key (search.ts), each answered by its own index and
+ * cut at the page's size, their ids united: an OR of them would be one plan
+ * for all, and a common name's words would drag the referenceId's lookup
+ * into a scan.
+ */
+function matchingIds(ex: Ex, companyId: string, f: SearchFilter, keys: SearchKeys) {
+  // Each branch a subquery of its own: a UNION's members cannot carry their own ORDER BY and LIMIT.
+  const limited = searchConditions(keys).map((match, i) => ex.selectFrom(match(filtered(ex, companyId, f)).select('id').orderBy('id', 'desc').limit(rowsToRead(f.limit)).as(`k${i}`)).select('id'));
+  return limited.slice(1).reduce((united, next) => united.union(next), limited[0]!);
+}
+
+/** The condition of each kind of key the search has (each answered by its index, migration 016). */
+export function searchConditions(keys: SearchKeys): ((query: Selection) => Selection)[] {
+  const conditions: ((query: Selection) => Selection)[] = [];
+  const { id, paymentIntentId, referenceId, email, document, nameWords } = keys;
+  if (id) conditions.push((q) => q.where('id', '=', id));
+  if (paymentIntentId) conditions.push((q) => q.where('payment_intent_id', '=', paymentIntentId));
+  if (referenceId) conditions.push((q) => q.where('reference_id', '=', referenceId));
+  if (email) conditions.push((q) => q.where(sql`lower(buyer->>'email')`, '=', email));
+  if (document) conditions.push((q) => q.where(sql`buyer->>'document'`, '=', document));
+  if (nameWords) conditions.push((q) => q.where(sql<boolean>`${NAME_DOCUMENT} @@ to_tsquery('simple'::regconfig, ${namePrefixQuery(nameWords)})`));
+  return conditions;
+}
+
+/**
+ * The company's transactions a search selects, newest first, keyset-paged
+ * like listTransactions (one row beyond the page); `columns` narrows what is
+ * read (the CSV export reads a few columns, not the stored documents).
+ */
+export function searchTransactions(ex: Ex, companyId: string, f: SearchFilter): Selection {
+  let query = filtered(ex, companyId, f);
+  if (f.search) query = query.where('id', 'in', matchingIds(ex, companyId, f, f.search));
+  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit));
 }
 
 /** Every UPDATE of a transaction is a state change: its version goes up by one (events carry it). */

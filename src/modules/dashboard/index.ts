@@ -1,0 +1,2 @@
+export { dashboardRoutes, DASHBOARD_API, type DashboardDeps } from './routes.js';
+export { DashboardService } from './service.js';
