@@ -116,6 +116,13 @@ for (const engine of engines()) {
       await t.dash({ method: 'DELETE', url: `/webhooks/${hook.json().id}` });
     });
 
+    test("the dashboard's routes are not in the OpenAPI document", async () => {
+      const doc = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+      assert.equal(doc.statusCode, 200);
+      assert.ok(Object.keys(doc.json().paths).length > 10);
+      assert.ok(!doc.body.includes('/dashboard'), 'no /dashboard path');
+    });
+
     test('paidAt is in the API and in the transaction.paid event', async () => {
       const sale = await paidSale();
       assert.equal(sale.paidAt, t.clock.now().toISOString());

@@ -27,8 +27,8 @@ export const TRANSACTION_COLUMNS = [
 export function transactionCells(t: ExportedTransaction): Cell[] {
   return [
     t.id,
-    t.createdAt.toISOString(),
-    t.paidAt?.toISOString(),
+    t.createdAt,
+    t.paidAt,
     t.status,
     t.paymentMethod,
     t.installments,

@@ -101,8 +101,9 @@ export interface SearchQuery {
 /** A transaction as the CSV export writes it: the columns it needs, none of the stored documents. */
 export interface ExportedTransaction {
   id: string;
-  createdAt: Date;
-  paidAt: Date | null;
+  /** ISO 8601 UTC, as the API writes times. */
+  createdAt: string;
+  paidAt: string | null;
   status: string;
   paymentMethod: string;
   installments: number;
@@ -117,8 +118,11 @@ export interface ExportedTransaction {
   paymentLinkId: string | null;
 }
 
-/** Rows per query of an export: a round trip per thousand rows, memory bounded by one batch. */
+/** Rows per query of an export: a round trip per thousand rows, memory bounded by two batches (one read ahead). */
 export const EXPORT_BATCH = 1_000;
+
+/** to_char's pattern of Date.prototype.toISOString (milliseconds, Z). */
+const ISO_UTC = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
 
 export class TransactionService {
   constructor(private readonly deps: TransactionDeps) {}
@@ -184,14 +188,14 @@ export class TransactionService {
    * cost a thousand indexed queries and one batch of memory at a time.
    */
   async *exportRows(companyId: string, q: Omit<SearchQuery, 'limit' | 'startingAfter'>): AsyncGenerator<ExportedTransaction[]> {
-    let startingAfter: string | undefined;
-    for (;;) {
-      const rows = await repo
+    const batch = (startingAfter?: string) =>
+      repo
         .searchTransactions(this.deps.db, companyId, searchFilter({ ...q, ...(startingAfter ? { startingAfter } : {}) }, EXPORT_BATCH))
         .select([
           'id',
-          'created_at as createdAt',
-          'paid_at as paidAt',
+          // Times as PostgreSQL writes them in ISO 8601 UTC: no Date made and formatted again per cell.
+          sql<string>`to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('createdAt'),
+          sql<string | null>`to_char(paid_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('paidAt'),
           'status',
           'payment_method as paymentMethod',
           'installments',
@@ -206,10 +210,17 @@ export class TransactionService {
           'payment_link_id as paymentLinkId',
         ])
         .execute();
-      const page = toPage(rows, EXPORT_BATCH);
+    // The next batch is asked for before this one is handed over: the database reads it while the caller writes this one.
+    let next = batch();
+    for (;;) {
+      const page = toPage(await next, EXPORT_BATCH);
+      if (page.hasMore) {
+        next = batch(page.data[page.data.length - 1]!.id);
+        // A consumer that stops early (the client went away) never awaits it: its failure is not an unhandled rejection.
+        next.catch(() => undefined);
+      }
       if (page.data.length > 0) yield page.data;
       if (!page.hasMore) return;
-      startingAfter = page.data[page.data.length - 1]!.id;
     }
   }
 
