@@ -147,7 +147,7 @@ for (const engine of engines()) {
       assert.deepEqual(await ids({ q: 'Ômega' }), named('omega'));
       assert.deepEqual(await ids({ q: 'ria' }), [], 'a word matches from its start');
       assert.deepEqual(await ids({ q: 'silva joaquim' }), [], 'every word must match');
-      assert.deepEqual(await ids({ q: "maria:* | (!'" }), named('mariaJose', 'maria'), "the tsquery syntax is not the user's: only words are");
+      assert.deepEqual(await ids({ q: "maria:* | (!') --" }), named('mariaJose', 'maria'), 'only the words of a text are searched');
       assert.deepEqual(await ids({ q: '   ' }), await ids({}), 'an empty search selects everything');
     });
 
@@ -176,7 +176,7 @@ for (const engine of engines()) {
           const rows = await trx.executeQuery<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`EXPLAIN ${query.sql}`, [...query.parameters]));
           return rows.rows.map((r) => r['QUERY PLAN']).join('\n');
         });
-      assert.match(await plan({ nameWords: ['joao', 'conc'] }), /transactions_name_words/);
+      assert.match(await plan({ nameWords: ['joao', 'conc'] }), /transactions_name_prefixes/);
       assert.match(await plan({ document: JOAO.document }), /transactions_company_document/);
       assert.match(await plan({ email: 'joao.araujo@example.com' }), /transactions_company_email/);
       assert.match(await plan({ referenceId: 'pedido-1' }), /transactions_company_reference/);

@@ -3,7 +3,7 @@ import { sql, type Expression, type InsertObject, type Kysely, type SelectQueryB
 import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
-import { NAME_DOCUMENT, namePrefixQuery, type SearchKeys } from './search.js';
+import { nameHasPrefixes, type SearchKeys } from './search.js';
 
 type Ex = Kysely<Database>;
 
@@ -114,7 +114,7 @@ export function searchConditions(keys: SearchKeys): ((query: Selection) => Selec
   if (referenceId) conditions.push((q) => q.where('reference_id', '=', referenceId));
   if (email) conditions.push((q) => q.where(sql`lower(buyer->>'email')`, '=', email));
   if (document) conditions.push((q) => q.where(sql`buyer->>'document'`, '=', document));
-  if (nameWords) conditions.push((q) => q.where(sql<boolean>`${NAME_DOCUMENT} @@ to_tsquery('simple'::regconfig, ${namePrefixQuery(nameWords)})`));
+  if (nameWords) conditions.push((q) => q.where(nameHasPrefixes(nameWords)));
   return conditions;
 }
 

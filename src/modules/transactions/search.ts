@@ -1,8 +1,8 @@
 /**
  * The dashboard's search box (docs/dashboard.md "Search"): what a typed text
  * may be, each kind answered by its own index (migration 016). Pure: the text
- * becomes keys and never SQL; the name's words become a tsquery only after
- * folding to [a-z0-9], so no operator of the tsquery syntax gets through.
+ * becomes keys, each sent as a query parameter, never SQL; the name's words
+ * are folded to [a-z0-9] first, as the index folds the name.
  *
  *  - `trx_…` → the transaction's id; `pi_…` → its payment intent's id
  *  - a text with `@` → the buyer's e-mail, whole, case ignored
@@ -29,7 +29,7 @@ const MAX_REFERENCE_ID = 64;
 const CPF = /^[0-9]{11}$/;
 const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 
-/** Lowercase without accents: what the index holds of a name (see NAME_DOCUMENT). */
+/** Lowercase without accents: what the index holds of a name (see NAME_PREFIXES). */
 export function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
@@ -50,13 +50,11 @@ export function searchKeys(q: string): SearchKeys {
 export const searchesSomething = (keys: SearchKeys): boolean => Object.keys(keys).length > 0;
 
 /**
- * The indexed document of the buyer's name: migration 016's index
- * expression, character for character (the planner matches the expression,
- * constants included; a parameter would not match).
+ * The indexed words of the buyer's name, each with all its prefixes
+ * (migration 016's svc_name_prefixes): the index's expression, which the
+ * query must spell the same way for the planner to use it.
  */
-export const NAME_DOCUMENT: RawBuilder<unknown> = sql.raw(
-  `to_tsvector('simple'::regconfig, lower(translate(buyer->>'name', 'ÀÁÂÃÄÅàáâãäåÈÉÊËèéêëÌÍÎÏìíîïÒÓÔÕÖòóôõöÙÚÛÜùúûüÇçÑñÝýÿ', 'aaaaaaaaaaaaeeeeeeeeiiiiiiiioooooooooouuuuuuuuccnnyyy')))`,
-);
+export const NAME_PREFIXES: RawBuilder<string[]> = sql.raw(`svc_name_prefixes(buyer->>'name')`);
 
-/** `maria:* & silv:*`: every word the start of a word of the name. */
-export const namePrefixQuery = (words: string[]): string => words.map((w) => `${w}:*`).join(' & ');
+/** Every typed word a prefix of a word of the name: the name's prefixes hold them all. */
+export const nameHasPrefixes = (words: string[]): RawBuilder<boolean> => sql<boolean>`${NAME_PREFIXES} @> ARRAY[${sql.join(words)}]::text[]`;
