@@ -23,14 +23,14 @@ export const HOME_DAYS = 30;
 /** A sale's page shows at most this many of its events (a sale has a handful: created, paid, refunds). */
 const TIMELINE_EVENTS = 50;
 
-export interface DashboardDeps {
+export interface DashboardServiceDeps {
   db: Db;
   clock: Clock;
   services: Services;
 }
 
 export class DashboardService {
-  constructor(private readonly deps: DashboardDeps) {}
+  constructor(private readonly deps: DashboardServiceDeps) {}
 
   /** The home page (docs/dashboard.md): São Paulo days, every one of the last HOME_DAYS present. */
   async home(companyId: string) {
