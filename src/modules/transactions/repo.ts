@@ -9,8 +9,10 @@ type Ex = Kysely<Database>;
 
 /** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
 function transactionValues(row: TransactionRow, id?: Expression<string>): InsertObject<Database, 'transactions'> {
+  // A row read back holds the generated name_prefixes (migration 016), which no INSERT may set.
+  const { name_prefixes: _generated, ...columns } = row as TransactionRow & { name_prefixes?: unknown };
   return {
-    ...row,
+    ...columns,
     // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
     ...(id ? { id } : {}),
     buyer: JSON.stringify(row.buyer),
@@ -80,6 +82,7 @@ export interface SearchFilter {
 }
 
 type Selection = SelectQueryBuilder<Database, 'transactions', object>;
+type IdList = SelectQueryBuilder<Database, 'transactions', { id: string }>;
 
 /** The filters and the keyset of a search, on the company's rows. */
 function filtered(ex: Ex, companyId: string, f: SearchFilter): Selection {
@@ -101,8 +104,38 @@ function filtered(ex: Ex, companyId: string, f: SearchFilter): Selection {
  */
 function matchingIds(ex: Ex, companyId: string, f: SearchFilter, keys: SearchKeys) {
   // Each branch a subquery of its own: a UNION's members cannot carry their own ORDER BY and LIMIT.
-  const limited = searchConditions(keys).map((match, i) => ex.selectFrom(match(filtered(ex, companyId, f)).select('id').orderBy('id', 'desc').limit(rowsToRead(f.limit)).as(`k${i}`)).select('id'));
-  return limited.slice(1).reduce((united, next) => united.union(next), limited[0]!);
+  const exact = searchConditions({ ...keys, nameWords: undefined }).map((match, i) =>
+    ex.selectFrom(match(filtered(ex, companyId, f)).select('id').orderBy('id', 'desc').limit(rowsToRead(f.limit)).as(`k${i}`)).select('id'),
+  );
+  // Subqueries of different aliases select the same single column: united as id lists.
+  const branches = [...exact, ...(keys.nameWords ? nameBranches(ex, companyId, f, keys.nameWords) : [])] as unknown as IdList[];
+  return branches.slice(1).reduce((united, next) => united.union(next), branches[0]!);
+}
+
+/** The newest rows a name search checks one by one before it asks the index for every match. */
+const NAME_WINDOW = 2_000;
+
+/**
+ * A name's matches in two steps. First the newest NAME_WINDOW rows the
+ * filters select, each one's stored prefixes compared: a common first name
+ * fills the page there in a few milliseconds (through the index it would be
+ * every one of its thousands of rows fetched and sorted). Then, only when
+ * that did not fill the page (a one-time filter: PostgreSQL skips the scan
+ * otherwise), every match through the GIN index, with no ORDER BY or LIMIT so
+ * that it is a bitmap scan: given those, the planner, which can estimate
+ * nothing of a rare or unseen prefix, would walk the id index backwards
+ * through the whole company.
+ */
+function nameBranches(ex: Ex, companyId: string, f: SearchFilter, words: string[]) {
+  const page = rowsToRead(f.limit);
+  const newest = filtered(ex, companyId, f).select(['id', sql<string[]>`name_prefixes`.as('name_prefixes')]).orderBy('id', 'desc').limit(NAME_WINDOW);
+  const inNewest = () => ex.selectFrom(newest.as('w')).select('w.id').where(nameHasPrefixes(words, 'w.name_prefixes')).orderBy('w.id', 'desc').limit(page);
+  const recent = ex.selectFrom(inNewest().as('n0')).select('id');
+  const older = filtered(ex, companyId, f)
+    .select('id')
+    .where(nameHasPrefixes(words))
+    .where((eb) => eb(eb.selectFrom(inNewest().as('n1')).select((c) => c.fn.countAll<number>().as('n')), '<', page));
+  return [recent, older];
 }
 
 /** The condition of each kind of key the search has (each answered by its index, migration 016). */

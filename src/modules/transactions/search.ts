@@ -29,7 +29,7 @@ const MAX_REFERENCE_ID = 64;
 const CPF = /^[0-9]{11}$/;
 const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 
-/** Lowercase without accents: what the index holds of a name (see NAME_PREFIXES). */
+/** Lowercase without accents: what the index holds of a name (migration 016's svc_name_prefixes). */
 export function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
@@ -49,12 +49,6 @@ export function searchKeys(q: string): SearchKeys {
 /** Whether the keys can match anything (an empty or punctuation-only text cannot). */
 export const searchesSomething = (keys: SearchKeys): boolean => Object.keys(keys).length > 0;
 
-/**
- * The indexed words of the buyer's name, each with all its prefixes
- * (migration 016's svc_name_prefixes): the index's expression, which the
- * query must spell the same way for the planner to use it.
- */
-export const NAME_PREFIXES: RawBuilder<string[]> = sql.raw(`svc_name_prefixes(buyer->>'name')`);
-
-/** Every typed word a prefix of a word of the name: the name's prefixes hold them all. */
-export const nameHasPrefixes = (words: string[]): RawBuilder<boolean> => sql<boolean>`${NAME_PREFIXES} @> ARRAY[${sql.join(words)}]::text[]`;
+/** Every typed word a prefix of a word of the name: the name's stored prefixes (migration 016) hold them all. */
+export const nameHasPrefixes = (words: string[], column = 'name_prefixes'): RawBuilder<boolean> =>
+  sql<boolean>`${sql.ref(column)} @> ARRAY[${sql.join(words)}]::text[]`;
