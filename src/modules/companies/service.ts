@@ -48,7 +48,7 @@ export interface KeyRecord {
 }
 
 /** How stale a key's last use may be before authentication writes it again: one UPDATE per key per minute at most. */
-export const LAST_USE_EVERY_MS = 60_000;
+const LAST_USE_EVERY_MS = 60_000;
 
 export type AccountRecord = repo.AccountSummary;
 

@@ -1,2 +1,1 @@
-export { dashboardRoutes, DASHBOARD_API, type DashboardDeps } from './routes.js';
-export { DashboardService } from './service.js';
+export { dashboardRoutes, type DashboardDeps } from './routes.js';

@@ -68,7 +68,7 @@ export const RECEIVABLE_COLUMNS = [
   'refundId',
 ] as const;
 
-export interface ExportedReceivable {
+interface ExportedReceivable {
   id: string;
   transactionId: string;
   recipientDocument: string;

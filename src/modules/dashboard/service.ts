@@ -19,7 +19,7 @@ import * as repo from './repo.js';
 import { RECEIVABLE_COLUMNS, receivableCells, TRANSACTION_COLUMNS, transactionCells, type ReceivableFilter } from './rules.js';
 
 /** Days the home page's chart and its "last 30 days" cover (today included). */
-export const HOME_DAYS = 30;
+const HOME_DAYS = 30;
 /** A sale's page shows at most this many of its events (a sale has a handful: created, paid, refunds). */
 const TIMELINE_EVENTS = 50;
 

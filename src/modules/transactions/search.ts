@@ -30,7 +30,7 @@ const CPF = /^[0-9]{11}$/;
 const CNPJ = /^[0-9A-Z]{12}[0-9]{2}$/;
 
 /** Lowercase without accents: what the index holds of a name (migration 016's svc_name_prefixes). */
-export function foldName(text: string): string {
+function foldName(text: string): string {
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -119,7 +119,7 @@ export interface ExportedTransaction {
 }
 
 /** Rows per query of an export: a round trip per thousand rows, memory bounded by two batches (one read ahead). */
-export const EXPORT_BATCH = 1_000;
+const EXPORT_BATCH = 1_000;
 
 /** to_char's pattern of Date.prototype.toISOString (milliseconds, Z). */
 const ISO_UTC = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
