@@ -240,6 +240,43 @@ for (const engine of engines()) {
       assert.ok(all.body.includes('\r\n') && !/[^\r]\n(?!de Souza)/.test(all.body), 'lines end in CRLF');
     });
 
+    test("a name older than the newest 2,000 rows is found through the index; a common one pages from the newest", async () => {
+      const other = settled(await t.services.companies.createCompany('Loja Grande Ltda', cnpj('998877660001')));
+      // 2,101 sales of one buyer name, the oldest of another: made by SQL, as the bench makes its million.
+      const at = (g: number) => `timestamptz '2026-11-01T00:00:00Z' + ${g} * interval '1 minute'`;
+      const buyer = `jsonb_build_object('name', CASE WHEN g = 1 THEN 'Zuleide Raríssima' ELSE 'Cliente Comum' END, 'document', lpad((20000000000 + g)::text, 11, '0'))`;
+      const pad = (prefix: string) => `'${prefix}_' || lpad(g::text, 26, '0')`;
+      await sql
+        .raw(
+          `INSERT INTO payment_intents (id, company_id, status, amount_cents, payment_method, installments, reference_id, buyer, expires_at, transaction_id, created_at, updated_at)
+           SELECT ${pad('pi')}, '${other.id}', 'SUCCEEDED', 1000, 'PIX', 1, 'big-' || g, ${buyer}, ${at(0)}, ${pad('trx')}, ${at(0)}, ${at(0)} FROM generate_series(1, 2101) AS g`,
+        )
+        .execute(t.db.db);
+      await sql
+        .raw(
+          `INSERT INTO transactions (id, company_id, payment_intent_id, status, payment_method, installments, amount_cents, fee_cents, net_amount_cents, reference_id, buyer, payment_details, created_at, updated_at)
+           SELECT ${pad('trx')}, '${other.id}', ${pad('pi')}, 'PENDING', 'PIX', 1, 1000, 0, 0, 'big-' || g, ${buyer}, '{}'::jsonb, ${at(0)}, ${at(0)} FROM generate_series(1, 2101) AS g`,
+        )
+        .execute(t.db.db);
+      t.as('admin', other.id);
+      try {
+        const oldest = `trx_${'1'.padStart(26, '0')}`;
+        assert.deepEqual(await ids({ q: 'zul RARI' }), [oldest]);
+        assert.deepEqual(await ids({ q: 'Raríssima', limit: 1 }), [oldest]);
+        const first = await list({ q: 'cliente com', limit: 3 });
+        assert.deepEqual(first.data.map((x: Json) => x.id), [2101, 2100, 2099].map((g) => `trx_${String(g).padStart(26, '0')}`));
+        assert.equal(first.hasMore, true);
+        const next = await list({ q: 'cliente com', limit: 3, cursor: first.nextCursor });
+        assert.deepEqual(next.data.map((x: Json) => x.id), [2098, 2097, 2096].map((g) => `trx_${String(g).padStart(26, '0')}`));
+        const near = await list({ q: 'comum', limit: 3, cursor: `trx_${'4'.padStart(26, '0')}` });
+        assert.deepEqual(near.data.map((x: Json) => x.id), [3, 2].map((g) => `trx_${String(g).padStart(26, '0')}`), 'past the newest 2,000: through the index');
+        assert.equal(near.hasMore, false);
+        assert.deepEqual(await ids({ q: 'inexistente' }), []);
+      } finally {
+        t.as('admin');
+      }
+    });
+
     test('the receivables list has totals and its CSV every line the filters select', async () => {
       const res = await t.dash({ method: 'GET', url: '/receivables', query: { limit: '1' } });
       assert.equal(res.statusCode, 200, res.body);
