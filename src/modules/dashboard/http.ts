@@ -11,6 +11,7 @@ import { claimDeferredKey } from '../../http/idempotency.js';
 import { requestLanguage } from '../../http/language.js';
 import { isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { AuditAction, AuditEntry, AuditRecorder } from '../audit/entry.js';
 import { requestFingerprint, type IdempotencyService } from '../idempotency/index.js';
 import type { Actor } from '../users/roles.js';
@@ -25,6 +26,9 @@ export function actorOf(request: FastifyRequest): Actor {
 export function paged<T extends { id: string }>(page: { data: T[]; hasMore: boolean }): { data: T[]; hasMore: boolean; nextCursor: string | null } {
   return { ...page, nextCursor: page.hasMore ? page.data[page.data.length - 1]!.id : null };
 }
+
+/** The Content-Disposition of an export: what it holds and the São Paulo day it was made. */
+export const csvAttachment = (what: string, at: Date): string => `attachment; filename="${what}-${saoPauloDate(at)}.csv"`;
 
 /** A service's outcome as the response: the contract's error body, or `status` with the value. */
 export function answer<T>(reply: FastifyReply, outcome: Outcome<T>, status = 200): FastifyReply {

@@ -5,7 +5,7 @@ import { IdParams } from '../../http/common-schemas.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { CreateLinkBody } from '../payment-links/index.js';
 import { qrCodePngBase64 } from '../pix/index.js';
-import { actorOf, answer, audited, paged } from './http.js';
+import { actorOf, answer, audited, csvAttachment, paged } from './http.js';
 import { DASHBOARD_API, type RouteDeps } from './routes.js';
 import { PageOnlyQuery, ReceivablesCsvQuery, ReceivablesQuery, type ReceivablesFilter } from './schemas.js';
 
@@ -75,7 +75,7 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) =>
       reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="receivables-${clock.now().toISOString().slice(0, 10)}.csv"`)
+        .header('content-disposition', csvAttachment('receivables', clock.now()))
         .header('cache-control', 'no-store')
         .send(dashboard.receivablesCsv(actorOf(request).companyId, receivableFilter(request.query))),
   );

@@ -5,14 +5,11 @@ import { IdParams } from '../../http/common-schemas.js';
 import { respond } from '../../http/respond.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { RefundSchema } from '../refunds/index.js';
-import { actorOf, answer, audited, claimIdempotencyKey, paged } from './http.js';
+import { actorOf, answer, audited, claimIdempotencyKey, csvAttachment, paged } from './http.js';
 import { DASHBOARD_API, type RouteDeps } from './routes.js';
 import { RefundBody, TransactionsCsvQuery, TransactionsQuery, type TransactionsFilter } from './schemas.js';
 
 const hide = true;
-
-/** The file name of an export: what and the São Paulo day it was made. */
-const attachment = (what: string, at: Date) => `attachment; filename="${what}-${at.toISOString().slice(0, 10)}.csv"`;
 
 const searchOf = (q: TransactionsFilter) => ({
   ...(q.status ? { status: q.status } : {}),
@@ -46,7 +43,7 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) =>
       reply
         .type('text/csv; charset=utf-8')
-        .header('content-disposition', attachment('transactions', clock.now()))
+        .header('content-disposition', csvAttachment('transactions', clock.now()))
         .header('cache-control', 'no-store')
         .send(dashboard.transactionsCsv(actorOf(request).companyId, searchOf(request.query))),
   );

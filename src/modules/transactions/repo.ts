@@ -153,8 +153,8 @@ export function searchConditions(keys: SearchKeys): ((query: Selection) => Selec
 
 /**
  * The company's transactions a search selects, newest first, keyset-paged
- * like listTransactions (one row beyond the page); `columns` narrows what is
- * read (the CSV export reads a few columns, not the stored documents).
+ * like listTransactions (one row beyond the page), its columns left to the
+ * caller (the CSV export reads a few, not the stored documents).
  */
 export function searchTransactions(ex: Ex, companyId: string, f: SearchFilter): Selection {
   let query = filtered(ex, companyId, f);
