@@ -1,0 +1,1 @@
+export { dashboardRoutes, type DashboardDeps } from './routes.js';
