@@ -8,8 +8,10 @@
 //   webhooks  events delivered per second with 1, 2, 4 `svc worker` processes, and the
 //             lag from state change to delivery (issue 4)           — scripts/bench/webhooks.mjs
 //   tokenize  vault POST /tokenize per second beside `openssl speed rsa2048` (issue 5)
+//   dashboard the dashboard's search p95 per kind of key and its CSV export's rows per second
+//             and memory, over one company with 1,000,000 transactions (issue 27) — scripts/bench/dashboard.mjs
 // Env:
-//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,webhooks,tokenize)
+//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,webhooks,tokenize,dashboard)
 //   BENCH_DATABASE_URL | TEST_DATABASE_URL  base URL used to create the scratch databases
 //   BENCH_CONNECTIONS        http and pgbench client counts (default 1,4,16,64)
 //   BENCH_SECONDS            seconds per http/pgbench level, webhook lag run and tokenize run (default 10)
@@ -18,6 +20,8 @@
 //                            a drain of under a second would mostly measure the worker's JIT and TLS warm-up)
 //   BENCH_WEBHOOK_LAG_RATE   events per second during the lag run (default 50)
 //   BENCH_TOKENIZE_CONNECTIONS  concurrent /tokenize requests (default 8)
+//   BENCH_DASHBOARD_ROWS     transactions of the dashboard's company (default 1000000; seeding them takes ~1 minute)
+//   BENCH_DASHBOARD_SEARCHES searches timed per kind of key (default 200)
 //   BENCH_PROFILE            a folder: every service process started writes a V8 CPU profile there when it stops
 // The default run takes about 7 minutes.
 import os from 'node:os';
@@ -27,8 +31,9 @@ import { benchPgbench, pgbenchReport } from './bench/pgbench.mjs';
 import { benchProduction, productionReport } from './bench/production.mjs';
 import { benchTokenize, tokenizeReport } from './bench/tokenize.mjs';
 import { benchWebhooks, webhooksReport } from './bench/webhooks.mjs';
+import { benchDashboard, dashboardReport } from './bench/dashboard.mjs';
 
-const ALL_PARTS = ['http', 'pgbench', 'production', 'webhooks', 'tokenize'];
+const ALL_PARTS = ['http', 'pgbench', 'production', 'webhooks', 'tokenize', 'dashboard'];
 const list = (name, fallback) => (process.env[name] || fallback).split(',').map((s) => s.trim()).filter(Boolean);
 const positiveIntegers = (name, fallback) => {
   const values = list(name, fallback).map(Number);
@@ -50,6 +55,8 @@ const [LAG_RATE] = positiveIntegers('BENCH_WEBHOOK_LAG_RATE', '50');
 const [TOKENIZE_CONNECTIONS] = positiveIntegers('BENCH_TOKENIZE_CONNECTIONS', '8');
 if (TOKENIZE_CONNECTIONS > 200) usage('BENCH_TOKENIZE_CONNECTIONS: at most 200 (one loopback source address each)');
 const WORKERS = positiveIntegers('BENCH_WEBHOOK_WORKERS', '1,2,4');
+const [DASHBOARD_ROWS] = positiveIntegers('BENCH_DASHBOARD_ROWS', '1000000');
+const [DASHBOARD_SEARCHES] = positiveIntegers('BENCH_DASHBOARD_SEARCHES', '200');
 
 installSignalHandlers();
 
@@ -77,6 +84,7 @@ async function main() {
   const production = await part('production', () => benchProduction({ levels: LEVELS, seconds: SECONDS }));
   const webhooks = await part('webhooks', () => benchWebhooks({ workerCounts: WORKERS, events: EVENTS, lagRate: LAG_RATE, lagSeconds: SECONDS }));
   const tokenize = await part('tokenize', () => benchTokenize({ concurrency: TOKENIZE_CONNECTIONS, seconds: SECONDS, opensslSeconds: Math.min(5, Math.ceil(SECONDS)) }));
+  const dashboard = await part('dashboard', () => benchDashboard({ rows: DASHBOARD_ROWS, searches: DASHBOARD_SEARCHES }));
 
   // ---- report ----
   const cpus = os.cpus();
@@ -100,6 +108,7 @@ async function main() {
   }
   if (webhooks) console.log(`\n-- Webhooks (issue 4) --\n${loadNote(webhooks)}\n${loadAfter(webhooks)}\n\n${webhooksReport(webhooks.result)}`);
   if (tokenize) console.log(`\n-- Tokenize (issue 5) --\n${loadNote(tokenize)}\n${loadAfter(tokenize)}\n\n${tokenizeReport(tokenize.result)}`);
+  if (dashboard) console.log(`\n-- Dashboard: search and CSV export (issue 27) --\n${loadNote(dashboard)}\n\n${dashboardReport(dashboard.result)}`);
 }
 
 try {

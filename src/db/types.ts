@@ -39,6 +39,10 @@ export interface ApiKeysTable {
   scopes: NullableJson<string[]>;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** Given in the dashboard; null for keys issued by the operator or before names existed. */
+  name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Written by authentication at most once a minute per key. */
+  last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 interface AccountsTable {

@@ -20,6 +20,8 @@ export const SCHEMA_TEXTS: Record<string, string> = {
   'the fee kept: 0 for a sale that took no money; after refunds, returned pro rata': 'a tarifa retida: 0 numa venda que não recebeu dinheiro; após reembolsos, devolvida pro rata',
   'amountCents − refundedCents − chargedBackCents − feeCents; 0 for a sale that took no money': 'amountCents − refundedCents − chargedBackCents − feeCents; 0 numa venda que não recebeu dinheiro',
   'the sum of SUCCEEDED refunds': 'a soma dos reembolsos SUCCEEDED',
+  'when the sale was paid; null while it has not been (a sale refunded or charged back keeps it)':
+    'quando a venda foi paga; null enquanto não foi (uma venda reembolsada ou com chargeback o mantém)',
   'what a chargeback took back (present once charged back)': 'o que um chargeback tomou de volta (presente após o chargeback)',
   'plink_ id, when the sale was paid through a payment link': 'id plink_, quando a venda foi paga por um link de pagamento',
   'the printable boleto, when the boleto provider issues one': 'o boleto para imprimir, quando o provedor de boleto emite um',

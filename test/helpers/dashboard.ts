@@ -6,8 +6,12 @@
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sessionCookieName, type Me, type Role } from '../../src/modules/users/index.js';
+import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/modules/users/rules.js';
 import { base32Decode, stepAt, totpCode } from '../../src/modules/users/totp.js';
-import type { TestApp } from './app.js';
+
+const MINUTE = 60_000;
+import { startTestApp, type TestApp, type TestAppOptions } from './app.js';
+import type { Engine } from './db.js';
 import { settled } from './outcome.js';
 
 export const API = '/dashboard/api';
@@ -83,3 +87,95 @@ export async function member(t: TestApp, email: string, role: Role, companyId = 
 
 /** The code an authenticator app shows for `secret` at the app's clock, `offset` steps away. */
 export const codeAt = (t: TestApp, secret: string, offset = 0): string => totpCode(base32Decode(secret), stepAt(t.clock.now()) + offset);
+
+/** An audit line as the recorder was given it (AuditEntry), read back from the log. */
+export interface RecordedAudit {
+  companyId: string;
+  userId?: string;
+  email: string;
+  action: string;
+  target?: string;
+  ip: string;
+  details?: Record<string, unknown>;
+}
+
+export interface DashboardTestApp extends TestApp {
+  /** Acts as a member of `companyId` (default: the test company) with this role, signed in through the session routes; undefined: signed out. */
+  as(role: Role | undefined, companyId?: string): void;
+  /** The user id of the member `as(role, companyId)` acts as (signed in on first use). */
+  userIdOf(role: Role, companyId?: string): Promise<string>;
+  /** A request under /dashboard/api as the current member's browser: its cookie, Origin and CSRF token. */
+  dash(opts: InjectOptions & { url: string }): Promise<LightMyRequestResponse>;
+  /** The audit log's lines made by the dashboard's data routes (every company), oldest first. */
+  auditEntries(): Promise<RecordedAudit[]>;
+}
+
+/** The e-mail of the member of `role` in `companyId`: `admin@loja.example` in the test company. */
+const memberEmail = (t: TestApp, role: Role, companyId: string): string =>
+  companyId === t.companyId ? `${role}@loja.example` : `${role}+${companyId.toLowerCase()}@loja.example`;
+
+/** Sign-in, CSRF and audit actions of the identity side, left out of auditEntries(): the data routes' tests count their own. */
+interface Member {
+  browser: Browser;
+  email: string;
+  signedInAt: number;
+  lastUsedAt: number;
+}
+
+const IDENTITY_ACTIONS = ['session.signed_in', 'session.sign_in_failed', 'session.signed_out', 'member.invited', 'member.joined'];
+
+/**
+ * A test app whose dashboard requests are made by real members, one per role
+ * and company, each invited and signed in on first use: the session guard,
+ * the CSRF check and the roles table are the service's own.
+ */
+export async function startDashboardApp(engine: Engine, opts: TestAppOptions = {}): Promise<DashboardTestApp> {
+  const t = await startTestApp(engine, opts);
+  const members = new Map<string, Promise<Member>>();
+  const memberOf = (role: Role, companyId: string): Promise<Member> => {
+    const key = `${role} ${companyId}`;
+    let found = members.get(key);
+    if (!found) {
+      const email = memberEmail(t, role, companyId);
+      found = member(t, email, role, companyId).then((browser) => ({ browser, email, signedInAt: t.clock.now().getTime(), lastUsedAt: t.clock.now().getTime() }));
+      members.set(key, found);
+    }
+    return found;
+  };
+  /** The member's browser, signed in again as a person would once the test's clock has outrun the session (idle 30 min, 12 h in all). */
+  const browserOf = async (role: Role, companyId: string): Promise<Browser> => {
+    const m = await memberOf(role, companyId);
+    const now = t.clock.now().getTime();
+    if (now - m.lastUsedAt >= SESSION_IDLE_MS - MINUTE || now - m.signedInAt >= SESSION_ABSOLUTE_MS - MINUTE) {
+      assert.equal((await m.browser.signIn(m.email)).statusCode, 200);
+      m.signedInAt = now;
+    }
+    m.lastUsedAt = now;
+    return m.browser;
+  };
+  let current: { role: Role; companyId: string } | undefined = { role: 'admin', companyId: t.companyId };
+  return {
+    ...t,
+    as: (role, companyId = t.companyId) => {
+      current = role === undefined ? undefined : { role, companyId };
+    },
+    userIdOf: async (role, companyId = t.companyId) => (await (await browserOf(role, companyId)).me()).user.id,
+    dash: async ({ url, method = 'GET', payload, headers, query }) => {
+      const browser = current ? await browserOf(current.role, current.companyId) : new Browser(t);
+      const search = query ? `?${new URLSearchParams(query as Record<string, string>)}` : '';
+      return browser.send(method, `${url}${search}`, payload, (headers ?? {}) as Record<string, string>);
+    },
+    auditEntries: async () => {
+      const rows = await t.db.db.selectFrom('audit_log').selectAll().where('action', 'not in', IDENTITY_ACTIONS).orderBy('at').orderBy('id').execute();
+      return rows.map((r) => ({
+        companyId: r.company_id,
+        ...(r.user_id ? { userId: r.user_id } : {}),
+        email: r.email,
+        action: r.action,
+        ...(r.target ? { target: r.target } : {}),
+        ip: r.ip,
+        ...(r.details ? { details: r.details as Record<string, unknown> } : {}),
+      }));
+    },
+  };
+}

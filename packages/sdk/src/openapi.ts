@@ -746,6 +746,11 @@ export interface components {
             createdAt: string;
             /**
              * Format: date-time
+             * @description when the sale was paid; null while it has not been (a sale refunded or charged back keeps it)
+             */
+            paidAt: string | null;
+            /**
+             * Format: date-time
              * @description ISO 8601 UTC with milliseconds
              */
             updatedAt: string;

@@ -19,6 +19,8 @@ import * as m012 from './012-webhook-delivery-log.js';
 import * as m013 from './013-inline-stored-responses.js';
 import * as m014 from './014-vault-card-retention.js';
 import * as m015 from './015-users.js';
+import * as m016 from './016-transaction-search.js';
+import * as m017 from './017-api-key-name-and-last-use.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -36,4 +38,6 @@ export const migrations: Record<string, Migration> = {
   '013-inline-stored-responses': m013,
   '014-vault-card-retention': m014,
   '015-users': m015,
+  '016-transaction-search': m016,
+  '017-api-key-name-and-last-use': m017,
 };

@@ -77,8 +77,20 @@ export async function insertApiKey(ex: Db, row: NewApiKey): Promise<void> {
 }
 
 /** Revokes an active key; undefined when there is no active key with that id. */
-export async function revokeApiKey(ex: Db, keyId: string, at: Date): Promise<ApiKeyRow | undefined> {
-  return ex.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null).returningAll().executeTakeFirst();
+export async function revokeApiKey(ex: Db, keyId: string, at: Date, companyId?: string): Promise<ApiKeyRow | undefined> {
+  let query = ex.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', keyId).where('revoked_at', 'is', null);
+  if (companyId) query = query.where('company_id', '=', companyId);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** Sets a key's last use unless another process wrote one since `staleBefore` (one write per minute per key). */
+export async function noteKeyUse(ex: Db, keyId: string, at: Date, staleBefore: Date): Promise<void> {
+  await ex
+    .updateTable('api_keys')
+    .set({ last_used_at: at })
+    .where('id', '=', keyId)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
+    .execute();
 }
 
 export async function listApiKeys(ex: Db, companyId: string): Promise<ApiKeyRow[]> {

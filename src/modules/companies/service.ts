@@ -41,7 +41,14 @@ export interface KeyRecord {
   scopes: string[] | null;
   createdAt: string;
   revokedAt: string | null;
+  /** Given in the dashboard; null for keys issued by the operator. */
+  name: string | null;
+  /** Written at most once a minute (LAST_USE_EVERY_MS): a key in use shows a time at most that old. */
+  lastUsedAt: string | null;
 }
+
+/** How stale a key's last use may be before authentication writes it again: one UPDATE per key per minute at most. */
+const LAST_USE_EVERY_MS = 60_000;
 
 export type AccountRecord = repo.AccountSummary;
 
@@ -96,7 +103,7 @@ export class CompanyService {
   }
 
   /** Issues a key; the returned token is shown once and never stored. */
-  async issueKey(companyId: string, scopes?: string[]): Promise<Outcome<KeyRecord & { key: string }>> {
+  async issueKey(companyId: string, scopes?: string[], name?: string): Promise<Outcome<KeyRecord & { key: string }>> {
     const company = await this.getCompany(companyId);
     if (isDomainError(company)) return company;
     const invalid = checkScopes(scopes ?? []);
@@ -114,12 +121,15 @@ export class CompanyService {
       scopes: JSON.stringify(chosen),
       created_at: now,
       revoked_at: null,
+      name: name?.trim() || null,
     });
-    return { id, companyId, environment: this.env, hint, scopes: chosen, createdAt: now.toISOString(), revokedAt: null, key: token };
+    const record = { id, companyId, environment: this.env, hint, scopes: chosen, createdAt: now.toISOString(), revokedAt: null, name: name?.trim() || null, lastUsedAt: null };
+    return { ...record, key: token };
   }
 
-  async revokeKey(keyId: string): Promise<Outcome<KeyRecord>> {
-    const row = await repo.revokeApiKey(this.db, keyId, this.clock.now());
+  /** `companyId`: only a key of that company (the dashboard's); the operator revokes any. */
+  async revokeKey(keyId: string, companyId?: string): Promise<Outcome<KeyRecord>> {
+    const row = await repo.revokeApiKey(this.db, keyId, this.clock.now(), companyId);
     if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.activeKey({ id: keyId }));
     return keyRecord(row);
   }
@@ -144,10 +154,23 @@ export class CompanyService {
     return row;
   }
 
+  /**
+   * Records that a live key was looked up by authentication, which caches
+   * what it finds (http/auth.ts): the row is written only when its last use
+   * is older than LAST_USE_EVERY_MS, so a busy key costs one UPDATE a minute.
+   */
+  private async noteUse(row: KeyRow): Promise<void> {
+    if (row.revoked_at || row.environment !== this.env) return;
+    const now = this.clock.now();
+    if (row.last_used_at && now.getTime() - row.last_used_at.getTime() < LAST_USE_EVERY_MS) return;
+    await repo.noteKeyUse(this.db, row.id, now, new Date(now.getTime() - LAST_USE_EVERY_MS));
+  }
+
   /** The lookup used by API authentication. */
   readonly keyLookup: KeyLookup = async (hash) => {
     const row = await repo.apiKeyByHash(this.db, hash);
     if (!row) return undefined;
+    await this.noteUse(row);
     return {
       companyId: row.company_id,
       keyId: row.id,
@@ -158,7 +181,9 @@ export class CompanyService {
   };
 }
 
-function keyRecord(row: { id: string; company_id: string; environment: string; hint: string; scopes: string[] | null; created_at: Date; revoked_at: Date | null }): KeyRecord {
+type KeyRow = { id: string; company_id: string; environment: string; hint: string; scopes: string[] | null; created_at: Date; revoked_at: Date | null; name: string | null; last_used_at: Date | null };
+
+function keyRecord(row: KeyRow): KeyRecord {
   return {
     id: row.id,
     companyId: row.company_id,
@@ -167,5 +192,7 @@ function keyRecord(row: { id: string; company_id: string; environment: string; h
     scopes: row.scopes,
     createdAt: row.created_at.toISOString(),
     revokedAt: row.revoked_at?.toISOString() ?? null,
+    name: row.name,
+    lastUsedAt: row.last_used_at?.toISOString() ?? null,
   };
 }

@@ -39,14 +39,29 @@ export interface ReceivableFilter {
   expectedOnTo?: string | undefined;
 }
 
-/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
-export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFilter): Promise<ReceivableRow[]> {
-  let query = ex.selectFrom('receivables').selectAll().where('company_id', '=', companyId);
-  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+/** The company's receivables a filter selects, without its page: the list's conditions, once. */
+function receivablesWhere(ex: Ex, companyId: string, f: Omit<ReceivableFilter, 'limit' | 'startingAfter'>) {
+  let query = ex.selectFrom('receivables').where('company_id', '=', companyId);
   if (f.status) query = query.where('status', '=', f.status as 'PENDING' | 'PAID');
   if (f.recipientDocument) query = query.where('recipient_document', '=', f.recipientDocument);
   if (f.expectedOnFrom) query = query.where('expected_on', '>=', f.expectedOnFrom);
   if (f.expectedOnTo) query = query.where('expected_on', '<=', f.expectedOnTo);
+  return query;
+}
+
+/** The sum of the lines a filter selects, by status (adjustment lines count, negative). */
+export async function receivableTotals(ex: Ex, companyId: string, f: Omit<ReceivableFilter, 'limit' | 'startingAfter'>): Promise<{ status: string; amount: number }[]> {
+  const rows = await receivablesWhere(ex, companyId, f)
+    .select(['status', (eb) => eb.fn.sum<number>('amount_cents').as('amount')])
+    .groupBy('status')
+    .execute();
+  return rows.map((r) => ({ status: r.status, amount: Number(r.amount) }));
+}
+
+/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
+export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFilter): Promise<ReceivableRow[]> {
+  let query = receivablesWhere(ex, companyId, f).selectAll();
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 

@@ -89,6 +89,24 @@ export class ReceivableService implements ReceivablesPort {
     return { data: page.data.map(listedReceivableView), hasMore: page.hasMore };
   }
 
+  /** What the lines a filter selects add up to: in all, and by status. */
+  async totalsForCompany(companyId: string, q: Omit<ReceivableListQuery, 'limit' | 'startingAfter'>): Promise<{ amount: number; byStatus: Record<'PENDING' | 'PAID', number> }> {
+    const byStatus = { PENDING: 0, PAID: 0 };
+    for (const { status, amount } of await repo.receivableTotals(this.db, companyId, q)) byStatus[status as 'PENDING' | 'PAID'] = amount;
+    return { amount: byStatus.PENDING + byStatus.PAID, byStatus };
+  }
+
+  /** Every line a filter selects, newest first, in keyset batches of `batch` (the CSV export: memory bounded by one batch). */
+  async *exportLines(companyId: string, q: Omit<ReceivableListQuery, 'limit' | 'startingAfter'>, batch = 1_000): AsyncGenerator<ReturnType<typeof listedReceivableView>[]> {
+    let startingAfter: string | undefined;
+    for (;;) {
+      const page = toPage(await repo.listReceivables(this.db, companyId, { ...q, limit: batch, startingAfter }), batch);
+      if (page.data.length > 0) yield page.data.map(listedReceivableView);
+      if (!page.hasMore) return;
+      startingAfter = page.data[page.data.length - 1]!.id;
+    }
+  }
+
   /** Worker: pays every receivable whose expected date has come (São Paulo calendar). */
   async settleDue(): Promise<number> {
     const now = this.clock.now();

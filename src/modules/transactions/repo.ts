@@ -1,15 +1,18 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Expression, type InsertObject, type Kysely } from 'kysely';
+import { sql, type Expression, type InsertObject, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
+import { nameHasPrefixes, type SearchKeys } from './search.js';
 
 type Ex = Kysely<Database>;
 
 /** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
 function transactionValues(row: TransactionRow, id?: Expression<string>): InsertObject<Database, 'transactions'> {
+  // A row read back holds the generated name_prefixes (migration 016), which no INSERT may set.
+  const { name_prefixes: _generated, ...columns } = row as TransactionRow & { name_prefixes?: unknown };
   return {
-    ...row,
+    ...columns,
     // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
     ...(id ? { id } : {}),
     buyer: JSON.stringify(row.buyer),
@@ -64,6 +67,99 @@ export async function listTransactions(ex: Ex, companyId: string, f: ListFilter)
   if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
   if (f.createdTo) query = query.where('created_at', '<=', f.createdTo);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
+}
+
+export interface SearchFilter {
+  limit: number;
+  startingAfter?: string | undefined;
+  status?: string | undefined;
+  paymentMethod?: string | undefined;
+  paymentLinkId?: string | undefined;
+  createdFrom?: Date | undefined;
+  /** Exclusive: the start of the day after the last one asked. */
+  createdBefore?: Date | undefined;
+  search?: SearchKeys | undefined;
+}
+
+type Selection = SelectQueryBuilder<Database, 'transactions', object>;
+type IdList = SelectQueryBuilder<Database, 'transactions', { id: string }>;
+
+/** The filters and the keyset of a search, on the company's rows. */
+function filtered(ex: Ex, companyId: string, f: SearchFilter): Selection {
+  let query: Selection = ex.selectFrom('transactions').where('company_id', '=', companyId);
+  if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
+  if (f.status) query = query.where('status', '=', f.status);
+  if (f.paymentMethod) query = query.where('payment_method', '=', f.paymentMethod);
+  if (f.paymentLinkId) query = query.where('payment_link_id', '=', f.paymentLinkId);
+  if (f.createdFrom) query = query.where('created_at', '>=', f.createdFrom);
+  if (f.createdBefore) query = query.where('created_at', '<', f.createdBefore);
+  return query;
+}
+
+/**
+ * One branch per kind of key (search.ts), each answered by its own index and
+ * cut at the page's size, their ids united: an OR of them would be one plan
+ * for all, and a common name's words would drag the referenceId's lookup
+ * into a scan.
+ */
+function matchingIds(ex: Ex, companyId: string, f: SearchFilter, keys: SearchKeys) {
+  // Each branch a subquery of its own: a UNION's members cannot carry their own ORDER BY and LIMIT.
+  const exact = searchConditions({ ...keys, nameWords: undefined }).map((match, i) =>
+    ex.selectFrom(match(filtered(ex, companyId, f)).select('id').orderBy('id', 'desc').limit(rowsToRead(f.limit)).as(`k${i}`)).select('id'),
+  );
+  // Subqueries of different aliases select the same single column: united as id lists.
+  const branches = [...exact, ...(keys.nameWords ? nameBranches(ex, companyId, f, keys.nameWords) : [])] as unknown as IdList[];
+  return branches.slice(1).reduce((united, next) => united.union(next), branches[0]!);
+}
+
+/** The newest rows a name search checks one by one before it asks the index for every match. */
+const NAME_WINDOW = 2_000;
+
+/**
+ * A name's matches in two steps. First the newest NAME_WINDOW rows the
+ * filters select, each one's stored prefixes compared: a common first name
+ * fills the page there in a few milliseconds (through the index it would be
+ * every one of its thousands of rows fetched and sorted). Then, only when
+ * that did not fill the page (a one-time filter: PostgreSQL skips the scan
+ * otherwise), every match through the GIN index, with no ORDER BY or LIMIT so
+ * that it is a bitmap scan: given those, the planner, which can estimate
+ * nothing of a rare or unseen prefix, would walk the id index backwards
+ * through the whole company.
+ */
+function nameBranches(ex: Ex, companyId: string, f: SearchFilter, words: string[]) {
+  const page = rowsToRead(f.limit);
+  const newest = filtered(ex, companyId, f).select(['id', sql<string[]>`name_prefixes`.as('name_prefixes')]).orderBy('id', 'desc').limit(NAME_WINDOW);
+  const inNewest = () => ex.selectFrom(newest.as('w')).select('w.id').where(nameHasPrefixes(words, 'w.name_prefixes')).orderBy('w.id', 'desc').limit(page);
+  const recent = ex.selectFrom(inNewest().as('n0')).select('id');
+  const older = filtered(ex, companyId, f)
+    .select('id')
+    .where(nameHasPrefixes(words))
+    .where((eb) => eb(eb.selectFrom(inNewest().as('n1')).select((c) => c.fn.countAll<number>().as('n')), '<', page));
+  return [recent, older];
+}
+
+/** The condition of each kind of key the search has (each answered by its index, migration 016). */
+export function searchConditions(keys: SearchKeys): ((query: Selection) => Selection)[] {
+  const conditions: ((query: Selection) => Selection)[] = [];
+  const { id, paymentIntentId, referenceId, email, document, nameWords } = keys;
+  if (id) conditions.push((q) => q.where('id', '=', id));
+  if (paymentIntentId) conditions.push((q) => q.where('payment_intent_id', '=', paymentIntentId));
+  if (referenceId) conditions.push((q) => q.where('reference_id', '=', referenceId));
+  if (email) conditions.push((q) => q.where(sql`lower(buyer->>'email')`, '=', email));
+  if (document) conditions.push((q) => q.where(sql`buyer->>'document'`, '=', document));
+  if (nameWords) conditions.push((q) => q.where(nameHasPrefixes(nameWords)));
+  return conditions;
+}
+
+/**
+ * The company's transactions a search selects, newest first, keyset-paged
+ * like listTransactions (one row beyond the page), its columns left to the
+ * caller (the CSV export reads a few, not the stored documents).
+ */
+export function searchTransactions(ex: Ex, companyId: string, f: SearchFilter): Selection {
+  let query = filtered(ex, companyId, f);
+  if (f.search) query = query.where('id', 'in', matchingIds(ex, companyId, f, f.search));
+  return query.orderBy('id', 'desc').limit(rowsToRead(f.limit));
 }
 
 /** Every UPDATE of a transaction is a state change: its version goes up by one (events carry it). */

@@ -112,6 +112,12 @@ export const TransactionSchema = Type.Object(
     split: Type.Object({ receivables: Type.Array(ReceivableSchema) }),
     metadata: MetadataSchema,
     createdAt: Timestamp,
+    // A type list, not anyOf: the response serializer copies anyOf branches with the $id schemas beside them.
+    paidAt: Type.Unsafe<string | null>({
+      type: ['string', 'null'],
+      format: 'date-time',
+      description: 'when the sale was paid; null while it has not been (a sale refunded or charged back keeps it)',
+    }),
     updatedAt: Timestamp,
     version: Type.Integer({
       minimum: 1,

@@ -45,6 +45,7 @@ export function transactionView(row: TransactionRow, sellerName: string, receiva
     split: { receivables },
     metadata: row.metadata ?? {},
     createdAt: row.created_at.toISOString(),
+    paidAt: row.paid_at?.toISOString() ?? null,
     updatedAt: row.updated_at.toISOString(),
     version: row.version,
   };

@@ -94,6 +94,12 @@ export const ERRORS = {
     event: { en: 'Event not found', 'pt-BR': 'Evento não encontrado' },
     webhook: { en: 'Webhook not found', 'pt-BR': 'Webhook não encontrado' },
     refund: { en: 'Refund not found', 'pt-BR': 'Reembolso não encontrado' },
+    delivery: { en: 'Delivery not found', 'pt-BR': 'Entrega não encontrada' },
+    apiKey: { en: 'API key not found', 'pt-BR': 'Chave de API não encontrada' },
+    eventToTest: {
+      en: 'No event of the types this webhook receives yet: make a sale (in the sandbox, a Pix paid with Simulate payment) and send the test again',
+      'pt-BR': 'Ainda não há evento dos tipos que este webhook recebe: faça uma venda (no sandbox, um Pix pago com Simular pagamento) e envie o teste de novo',
+    },
     demoCompany: template({
       en: (p: { document: string }) => `This deployment has no demo company (document ${p.document}); the demo checkout is unavailable`,
       'pt-BR': (p) => `Esta instalação não tem a empresa de demonstração (documento ${p.document}); o checkout de demonstração está indisponível`,

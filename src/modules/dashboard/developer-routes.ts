@@ -1,0 +1,117 @@
+/** The dashboard's developer pages: API keys, webhooks and their deliveries, the event log. */
+import type { FastifyInstance } from 'fastify';
+import type { Static } from 'typebox';
+import { IdParams } from '../../http/common-schemas.js';
+import { isDomainError, notFound } from '../../lib/domain-error.js';
+import { isId } from '../../lib/ids.js';
+import type { KeyRecord } from '../companies/index.js';
+import { CreateWebhookBody } from '../webhooks/schemas.js';
+import { actorOf, answer, audited, paged } from './http.js';
+import { DASHBOARD_API, type RouteDeps } from './routes.js';
+import { CreateKeyBody, EventsQuery, PageOnlyQuery } from './schemas.js';
+
+const hide = true;
+const DeliveriesQuery = PageOnlyQuery('dlv');
+
+/**
+ * A key as the pages list it. Only the key's last four characters are
+ * stored (its SHA-256 is what authenticates), so `prefix` is the
+ * environment's prefix and those four: enough to tell keys apart, nothing to use.
+ */
+function keyView(k: KeyRecord) {
+  const start = k.environment === 'production' ? 'svc_live_' : 'svc_test_';
+  return { id: k.id, name: k.name, prefix: `${start}…${k.hint}`, scopes: k.scopes, createdAt: k.createdAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+}
+
+export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
+  const { guard, services, dashboard, audit, db } = deps;
+
+  app.get(`${DASHBOARD_API}/api-keys`, { preHandler: guard('developers.read'), schema: { hide } }, async (request, reply) => {
+    const keys = await services.companies.listKeys(actorOf(request).companyId);
+    return answer(reply, isDomainError(keys) ? keys : { data: keys.map(keyView) });
+  });
+
+  app.post<{ Body: Static<typeof CreateKeyBody> }>(
+    `${DASHBOARD_API}/api-keys`,
+    { preHandler: guard('developers.write'), schema: { hide, body: CreateKeyBody } },
+    async (request, reply) => {
+      const issued = await services.companies.issueKey(actorOf(request).companyId, request.body.scopes, request.body.name);
+      if (isDomainError(issued)) return answer(reply, issued);
+      await audited(audit, db, request, 'api_key.created', issued.id, { name: request.body.name });
+      // The only time the key is shown: it is not stored.
+      return answer(reply, { ...keyView(issued), key: issued.key }, 201);
+    },
+  );
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/api-keys/:id`,
+    { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (!isId('key', id)) return answer(reply, notFound('apiKey'));
+      const revoked = await services.companies.revokeKey(id, actorOf(request).companyId);
+      if (isDomainError(revoked)) return answer(reply, notFound('apiKey'));
+      await audited(audit, db, request, 'api_key.revoked', id);
+      return answer(reply, keyView(revoked));
+    },
+  );
+
+  app.get(`${DASHBOARD_API}/webhooks`, { preHandler: guard('developers.read'), schema: { hide } }, async (request, reply) =>
+    answer(reply, await services.webhooks.list(actorOf(request).companyId)),
+  );
+
+  app.post<{ Body: Static<typeof CreateWebhookBody> }>(
+    `${DASHBOARD_API}/webhooks`,
+    { preHandler: guard('developers.write'), schema: { hide, body: CreateWebhookBody } },
+    async (request, reply) => {
+      // The answer holds the whsec_ secret: the only time it is shown (the list never has it).
+      const created = await services.webhooks.create(actorOf(request).companyId, request.body);
+      if (!isDomainError(created)) await audited(audit, db, request, 'webhook.created', created.id);
+      return answer(reply, created, 201);
+    },
+  );
+
+  app.delete<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/webhooks/:id`,
+    { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
+    async (request, reply) => {
+      const removed = await services.webhooks.remove(actorOf(request).companyId, request.params.id);
+      if (!isDomainError(removed)) await audited(audit, db, request, 'webhook.deleted', request.params.id);
+      return answer(reply, removed, 204);
+    },
+  );
+
+  app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof DeliveriesQuery> }>(
+    `${DASHBOARD_API}/webhooks/:id/deliveries`,
+    { preHandler: guard('developers.read'), schema: { hide, params: IdParams, querystring: DeliveriesQuery } },
+    async (request, reply) => {
+      const { limit, cursor } = request.query;
+      const page = await services.webhooks.deliveries(actorOf(request).companyId, request.params.id, { ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) });
+      return answer(reply, isDomainError(page) ? page : paged(page));
+    },
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/webhooks/:id/test`,
+    { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
+    async (request, reply) => answer(reply, await dashboard.testWebhook(actorOf(request).companyId, request.params.id), 202),
+  );
+
+  app.post<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/deliveries/:id/resend`,
+    { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
+    async (request, reply) => answer(reply, await dashboard.resendDelivery(actorOf(request).companyId, request.params.id), 202),
+  );
+
+  app.get<{ Querystring: Static<typeof EventsQuery> }>(
+    `${DASHBOARD_API}/events`,
+    { preHandler: guard('developers.read'), schema: { hide, querystring: EventsQuery } },
+    async (request, reply) => {
+      const { limit, cursor, type } = request.query;
+      const text = await services.events.list(actorOf(request).companyId, { ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}), ...(type ? { type } : {}) });
+      if (isDomainError(text)) return answer(reply, text);
+      // The stored bodies as delivered, in the page the pages read (a page of at most 100 events is parsed once).
+      return answer(reply, paged(JSON.parse(text) as { data: { id: string }[]; hasMore: boolean }));
+    },
+  );
+}

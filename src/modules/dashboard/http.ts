@@ -1,0 +1,69 @@
+/**
+ * What every dashboard route does the same way: who is acting, the page
+ * envelope the pages read, a service's outcome as the response, the audit
+ * line after a change, and the Idempotency-Key of a refund.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../../db/database.js';
+import { AppError } from '../../http/errors.js';
+import { sendError } from '../../http/error-handler.js';
+import { claimDeferredKey } from '../../http/idempotency.js';
+import { requestLanguage } from '../../http/language.js';
+import { isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import { saoPauloDate } from '../../lib/sao-paulo-date.js';
+import type { AuditAction, AuditEntry, AuditRecorder } from '../audit/entry.js';
+import { requestFingerprint, type IdempotencyService } from '../idempotency/index.js';
+import type { Actor } from '../users/roles.js';
+
+/** The person acting: the guard (a route's preHandler) set it, or the route would not run. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new Error('a dashboard route ran without its guard');
+  return request.actor;
+}
+
+/** `{ data, hasMore, nextCursor }`: the seller's API's page with the cursor of the next one (the last id shown). */
+export function paged<T extends { id: string }>(page: { data: T[]; hasMore: boolean }): { data: T[]; hasMore: boolean; nextCursor: string | null } {
+  return { ...page, nextCursor: page.hasMore ? page.data[page.data.length - 1]!.id : null };
+}
+
+/** The Content-Disposition of an export: what it holds and the São Paulo day it was made. */
+export const csvAttachment = (what: string, at: Date): string => `attachment; filename="${what}-${saoPauloDate(at)}.csv"`;
+
+/** A service's outcome as the response: the contract's error body, or `status` with the value. */
+export function answer<T>(reply: FastifyReply, outcome: Outcome<T>, status = 200): FastifyReply {
+  if (isDomainError(outcome)) return sendError(reply, outcome);
+  if (outcome === undefined) return reply.code(status).send();
+  return reply.code(status).send(outcome);
+}
+
+/** Writes the audit line of a change the actor made (after it committed: the services own their transactions). */
+export async function audited(
+  audit: AuditRecorder,
+  db: Db,
+  request: FastifyRequest,
+  action: AuditAction,
+  target: string,
+  details?: AuditEntry['details'],
+): Promise<void> {
+  const actor = actorOf(request);
+  await audit.record(db, { companyId: actor.companyId, userId: actor.userId, email: actor.email, action, target, ip: request.ip, ...(details ? { details } : {}) });
+}
+
+/**
+ * The Idempotency-Key of a dashboard request, claimed as http/idempotency.ts
+ * claims the API's (the same rows, fingerprints and replays), in the
+ * company's keys under `dashboard:` so a page's keys never meet an
+ * integration's. True when a replay was sent: the handler does nothing more.
+ * Required: the page sends one per confirmed form, so a double click or a
+ * retry answers the first outcome and never does the work twice.
+ */
+export async function claimIdempotencyKey(idempotency: IdempotencyService, request: FastifyRequest, reply: FastifyReply, successStatus: number): Promise<boolean> {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) throw new AppError(validationError('Idempotency-Key', PROBLEMS.requiredOnRoute));
+  const key = Array.isArray(raw) ? raw[0]! : raw;
+  if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', PROBLEMS.idempotencyKeyLength));
+  const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
+  request.unclaimedKey = idempotency.unclaimed(actorOf(request).companyId, `dashboard:${key}`, print, successStatus, requestLanguage(request));
+  return claimDeferredKey(request, reply);
+}
