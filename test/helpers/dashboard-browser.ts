@@ -30,8 +30,8 @@ export interface OpenPage {
 export async function newPage(browser: Browser, shape: Viewport): Promise<OpenPage> {
   const context = await browser.newContext({ ...shape.options, locale: 'pt-BR' });
   const page = await context.newPage();
-  // A page of ours answers in milliseconds: a missing label fails in seconds, not the default 30.
-  page.setDefaultTimeout(8_000);
+  // A page of ours answers in milliseconds, even on a busy machine: a missing label fails in seconds, not the default 30.
+  page.setDefaultTimeout(15_000);
   const problems: string[] = [];
   page.on('console', (m) => {
     if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) problems.push(m.text());
