@@ -234,6 +234,7 @@ describe('dashboard pages', () => {
 
       // Transações: a hostile buyer name is text; the search goes into the address and the CSV link.
       await go('Transações');
+      assert.equal(await page.evaluate('document.activeElement.id'), 'content', 'the focus moves to the new page');
       await page.getByRole('cell', { name: HOSTILE, exact: true }).waitFor();
       assert.equal(await page.locator('img[src="x"]').count(), 0);
       await page.getByLabel('Buscar').fill('529.982.247-25');

@@ -5,7 +5,7 @@
  * not shown.
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, put } from './api.js';
 import { useI18n } from './i18n.js';
 import { BASE, Link, navigate, useLocation } from './router.js';
@@ -44,8 +44,15 @@ export function Shell({ children }: { children: ComponentChildren }) {
   const { path } = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const visible = NAV.filter((item) => !item.needs || me.permissions.includes(item.needs));
-  // A phone's menu closes when the page changes, whichever link changed it.
-  useEffect(() => setMenuOpen(false), [path]);
+  // A phone's menu closes when the page changes, whichever link changed it; the focus goes to the
+  // new page's content (not on the first page), so a keyboard or a screen reader starts there.
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    setMenuOpen(false);
+    if (first.current) first.current = false;
+    else main.current?.focus();
+  }, [path]);
   // The window's title names the page (screen readers announce it, tabs show it).
   const current = visible.find((item) => isCurrent(path, item.href));
   useEffect(() => {
@@ -116,7 +123,7 @@ export function Shell({ children }: { children: ComponentChildren }) {
             {t('signOut')}
           </button>
         </nav>
-        <main id="content" class="content" tabIndex={-1}>
+        <main id="content" ref={main} class="content" tabIndex={-1}>
           {children}
         </main>
       </div>
