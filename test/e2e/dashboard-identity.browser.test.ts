@@ -119,7 +119,7 @@ describe('dashboard people against the service', () => {
     for (const page of [admin.page, ...Object.values(members)]) await page.context().close();
   });
 
-  test('the lockout is said on the sign-in page; two-step verification turned on and used with computed codes', async () => {
+  test('the lockout is said on the sign-in page; two-step verification turned on and used with computed codes, then required of everyone', async () => {
     const { page, problems } = await newPage(browser, DESKTOP);
     const invited = await server.cli('user', 'invite', '--company', server.companyId!, '--email', 'trava@loja.example', '--role', 'viewer', '--json');
     assert.equal(invited.code, 0, invited.stderr);
@@ -157,7 +157,8 @@ describe('dashboard people against the service', () => {
     const codes = page.getByRole('list', { name: 'Códigos de recuperação' });
     await codes.waitFor();
     assert.equal(await codes.getByRole('listitem').count(), 10);
-    const recovery = String(await codes.getByRole('listitem').first().textContent());
+    const recovery = String(await codes.getByRole('listitem').nth(0).textContent());
+    const another = String(await codes.getByRole('listitem').nth(1).textContent());
     await assertAccessible(page, 'account, recovery codes');
 
     // The next sign-in asks for Código: the next step's code (the one just used may not be used again), then a recovery code once.
@@ -177,6 +178,29 @@ describe('dashboard people against the service', () => {
     await page.getByRole('button', { name: 'Verificar' }).click();
     await page.getByRole('alert').waitFor();
     assert.equal(new URL(page.url()).pathname, '/dashboard/login', 'a recovery code works once');
+
+    // The admin requires two-step verification of everyone: a new member can only set it up.
+    await page.getByLabel('Código').fill(another);
+    await page.getByRole('button', { name: 'Verificar' }).click();
+    await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'Equipe' }).click();
+    await page.getByRole('cell', { name: 'dupla@loja.example' }).waitFor();
+    const settled = page.waitForResponse((r) => new URL(r.url()).pathname === '/dashboard/api/team' && r.request().method() === 'GET');
+    await page.getByLabel('Exigir verificação em duas etapas de todos').check();
+    assert.equal(((await (await settled).json()) as Json).requireTotp, true);
+    assert.equal(await page.getByLabel('Exigir verificação em duas etapas de todos').isChecked(), true);
+    const newcomer = await server.cli('user', 'invite', '--company', server.companyId!, '--email', 'nova@loja.example', '--role', 'finance', '--json');
+    const url = new URL((newcomer.json as Json).url);
+    const fresh = await newPage(browser, DESKTOP);
+    await fresh.page.goto(server.url + url.pathname + url.hash);
+    await fresh.page.getByLabel('Nome').fill('Pessoa Nova');
+    await fresh.page.getByLabel('Senha', { exact: true }).fill(MEMBER_PASSWORD);
+    await fresh.page.getByLabel('Confirme a senha').fill(MEMBER_PASSWORD);
+    await fresh.page.getByRole('button', { name: 'Ativar acesso' }).click();
+    await fresh.page.getByText('A empresa exige verificação em duas etapas: ative-a abaixo para continuar.').waitFor();
+    await fresh.page.getByRole('heading', { name: 'Minha conta', level: 1 }).waitFor();
+    assert.equal((await asThePage(fresh.page, server.url, 'GET', '/transactions')).status, 403, 'nothing else until it is set up');
+    await fresh.page.context().close();
     assert.deepEqual(problems.filter((p) => !/status of 40[14]/.test(p)), []);
     await page.context().close();
   });

@@ -42,8 +42,12 @@ export function TeamPage() {
     if (ok) setNotice(t('roleChanged'));
     team.reload();
   };
+  // The box shows the choice at once; the team's answer (or a refusal) then settles it.
+  const [required, setRequiredShown] = useState<boolean | undefined>(undefined);
   const setRequired = async (requireTotp: boolean) => {
+    setRequiredShown(requireTotp);
     await action.run(() => put('/team/settings', { requireTotp }));
+    setRequiredShown(undefined);
     team.reload();
   };
 
@@ -63,7 +67,7 @@ export function TeamPage() {
         <>
           {can('settings.write') && (
             <label class="check">
-              <input type="checkbox" checked={team.data.requireTotp} disabled={action.busy} onChange={(e) => void setRequired(e.currentTarget.checked)} />
+              <input type="checkbox" checked={required ?? team.data.requireTotp} disabled={action.busy} onChange={(e) => void setRequired(e.currentTarget.checked)} />
               <span>{t('requireTotp')}</span>
             </label>
           )}
