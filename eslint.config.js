@@ -15,7 +15,7 @@ export default defineConfig(
     },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: { '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }] },
   },
   {
@@ -25,4 +25,6 @@ export default defineConfig(
   },
   { files: ['**/*.mjs', 'bin/**/*.js', 'scripts/**/*.js', 'eslint.config.js'], languageOptions: { globals: globals.node } },
   { files: ['web/**/*.js'], languageOptions: { sourceType: 'module', globals: globals.browser } },
+  // The dashboard (Preact, TSX): browser code, typed by web/dashboard/tsconfig.json.
+  { files: ['web/**/*.ts', 'web/**/*.tsx'], languageOptions: { globals: globals.browser } },
 );

@@ -28,15 +28,17 @@ const SCRIPTS = {
   'demo/checkout.js': 'demo/checkout/main.js',
   'pay/page.js': 'pay/main.js',
   'docs/docs.js': 'docs/main.js',
+  'dashboard/dashboard.js': 'dashboard/main.tsx',
 };
 
-const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html', 'docs/page.html'];
+const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html', 'docs/page.html', 'dashboard/page.html'];
 
 /** Served path → entry stylesheet: bundled, so both checkout pages @import the shared look (web/shared/base.css). */
 const STYLES = {
   'demo/checkout.css': 'demo/checkout.css',
   'pay/page.css': 'pay/page.css',
   'docs/docs.css': 'docs/docs.css',
+  'dashboard/dashboard.css': 'dashboard/dashboard.css',
 };
 
 // Browsers with ES2020 (Chrome/Edge 80+, Firefox 78+, Safari 14+); the code
@@ -66,6 +68,8 @@ await Promise.all(
       ...(notice ? { banner: { js: notice }, legalComments: 'none' } : { legalComments: 'inline' }),
       charset: 'utf8',
       logLevel: 'warning',
+      // The dashboard is Preact with TSX (web/dashboard/tsconfig.json): JSX compiled to preact's jsx() calls.
+      ...(entry.endsWith('.tsx') ? { jsx: 'automatic', jsxImportSource: 'preact', tsconfig: path.join(SOURCE, 'dashboard', 'tsconfig.json') } : {}),
     });
   }),
 );

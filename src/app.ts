@@ -26,7 +26,7 @@ import type { IdGenerator } from './lib/ids.js';
 import type { Providers } from './modules/providers/index.js';
 import { AuditLog, auditRoutes } from './modules/audit/index.js';
 import { CompanyService } from './modules/companies/index.js';
-import { dashboardRoutes } from './modules/dashboard/index.js';
+import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
@@ -232,5 +232,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   userRoutes(app, { users: services.users, guards, config: deps.config });
   auditRoutes(app, { audit: services.audit, guard: guards.guard });
   dashboardRoutes(app, { db: deps.db, clock: deps.clock, services, config: deps.config, guard: guards.guard, audit: services.audit });
+  // The dashboard's pages: after its JSON API, whose routes are more specific than /dashboard/*.
+  dashboardPageRoutes(app);
   return app;
 }

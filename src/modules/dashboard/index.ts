@@ -1,1 +1,2 @@
 export { dashboardRoutes, type DashboardDeps } from './routes.js';
+export { dashboardPageRoutes } from './pages.js';

@@ -1,0 +1,165 @@
+/**
+ * Minha conta: change the password (the other sessions end), and turn on
+ * two-step verification (QR code and secret, a code to confirm, then the 10
+ * recovery codes, shown once) or off (with the password).
+ */
+import { useRef, useState } from 'preact/hooks';
+import { del, get, post } from '../api.js';
+import { ErrorBox, Notice } from '../components/feedback.js';
+import { useAction } from '../components/load.js';
+import { useI18n } from '../i18n.js';
+import { useSession, type Me } from '../session.js';
+
+interface TotpSetup {
+  secret: string;
+  uri: string;
+  qrCode: string;
+}
+
+export function AccountPage() {
+  const { t } = useI18n();
+  return (
+    <>
+      <h1>{t('accountTitle')}</h1>
+      <TwoStep />
+      <ChangePassword />
+    </>
+  );
+}
+
+function ChangePassword() {
+  const { t } = useI18n();
+  const action = useAction();
+  const [done, setDone] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const current = useRef<HTMLInputElement>(null);
+  const next = useRef<HTMLInputElement>(null);
+  const confirmation = useRef<HTMLInputElement>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setDone(false);
+    if (next.current!.value.length < 12) return setProblem(t('passwordTooShort'));
+    if (next.current!.value !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
+    setProblem(undefined);
+    const ok = await action.run(() => post<null>('/account/password', { currentPassword: current.current!.value, newPassword: next.current!.value }).then(() => true));
+    if (ok) {
+      (event.target as HTMLFormElement).reset();
+      setDone(true);
+    }
+  };
+  return (
+    <section class="panel" aria-labelledby="password-title">
+      <h2 id="password-title">{t('changePasswordTitle')}</h2>
+      <form onSubmit={submit} noValidate>
+        <label class="field">
+          <span>{t('currentPassword')}</span>
+          <input ref={current} type="password" autoComplete="current-password" required maxLength={256} />
+        </label>
+        <label class="field">
+          <span>{t('newPassword')}</span>
+          <input ref={next} type="password" autoComplete="new-password" required maxLength={256} />
+        </label>
+        <label class="field">
+          <span>{t('confirmPassword')}</span>
+          <input ref={confirmation} type="password" autoComplete="new-password" required maxLength={256} />
+        </label>
+        {problem && (
+          <p class="error" role="alert">
+            {problem}
+          </p>
+        )}
+        <ErrorBox error={action.error} />
+        <Notice text={done ? t('passwordChanged') : undefined} />
+        <button type="submit" class="primary" disabled={action.busy}>
+          {t('changePassword')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function TwoStep() {
+  const { t } = useI18n();
+  const { me, setMe } = useSession();
+  const action = useAction();
+  const [setup, setSetup] = useState<TotpSetup | undefined>(undefined);
+  const [recovery, setRecovery] = useState<string[] | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const code = useRef<HTMLInputElement>(null);
+  const password = useRef<HTMLInputElement>(null);
+
+  const start = async () => {
+    setNotice(undefined);
+    setSetup(await action.run(() => post<TotpSetup>('/account/totp')));
+  };
+  const confirm = async (event: Event) => {
+    event.preventDefault();
+    const answer = await action.run(() => post<{ recoveryCodes: string[] }>('/account/totp/confirm', { code: code.current!.value.trim() }));
+    if (!answer) return;
+    setSetup(undefined);
+    setRecovery(answer.recoveryCodes);
+    // The session now has two steps (and a company that required them opens its pages).
+    const fresh = await get<Me>('/session').catch(() => undefined);
+    if (fresh) setMe(fresh);
+  };
+  const disable = async (event: Event) => {
+    event.preventDefault();
+    const ok = await action.run(() => del<null>('/account/totp', { password: password.current!.value }).then(() => true));
+    if (!ok) return;
+    setNotice(t('totpDisabled'));
+    const fresh = await get<Me>('/session').catch(() => undefined);
+    if (fresh) setMe(fresh);
+  };
+
+  return (
+    <section class="panel" aria-labelledby="totp-title">
+      <h2 id="totp-title">{t('totpTitle')}</h2>
+      <p>{me.user.totpEnabled ? t('totpOn') : t('totpOff')}</p>
+      <Notice text={notice} />
+      {recovery && (
+        <div class="recovery">
+          <h3>{t('recoveryTitle')}</h3>
+          <p>{t('recoveryNote')}</p>
+          <ol class="codes mono" aria-label={t('recoveryTitle')}>
+            {recovery.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ol>
+        </div>
+      )}
+      {!me.user.totpEnabled && !setup && (
+        <button type="button" class="primary" disabled={action.busy} onClick={() => void start()}>
+          {t('totpEnable')}
+        </button>
+      )}
+      {setup && (
+        <form onSubmit={confirm}>
+          <p>{t('totpScan')}</p>
+          <img class="qr" src={setup.qrCode} alt={t('totpQrAlt')} width={200} height={200} />
+          <p>
+            {t('totpSecret')}: <code class="mono secret">{setup.secret}</code>
+          </p>
+          <label class="field">
+            <span>{t('code')}</span>
+            <input ref={code} autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />
+          </label>
+          <button type="submit" class="primary" disabled={action.busy}>
+            {t('totpConfirm')}
+          </button>
+        </form>
+      )}
+      {me.user.totpEnabled && !recovery && (
+        <form onSubmit={disable}>
+          <label class="field">
+            <span>{t('password')}</span>
+            <input ref={password} type="password" autoComplete="current-password" required maxLength={256} />
+          </label>
+          <button type="submit" class="secondary" disabled={action.busy}>
+            {t('totpDisable')}
+          </button>
+        </form>
+      )}
+      <ErrorBox error={action.error} />
+    </section>
+  );
+}

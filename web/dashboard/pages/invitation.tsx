@@ -1,0 +1,109 @@
+/**
+ * An invitation (/dashboard/invitation#<token>): the token stays in the
+ * address's fragment, which no request or referrer carries; the page sends
+ * it to the API only. A new user chooses a name and a password; a person who
+ * already has a user confirms with that password.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, get, post } from '../api.js';
+import { ErrorBox } from '../components/feedback.js';
+import { useAction, useLoad } from '../components/load.js';
+import { useI18n } from '../i18n.js';
+import { BASE, navigate, useLocation } from '../router.js';
+import type { Me, Role } from '../session.js';
+import { LanguageSwitch } from '../shell.js';
+
+interface Invitation {
+  email: string;
+  companyName: string;
+  role: Role;
+  existingUser: boolean;
+}
+
+const MIN_PASSWORD = 12;
+
+export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
+  const { t } = useI18n();
+  useEffect(() => {
+    document.title = t('invitationTitle');
+  }, [t]);
+  const { hash } = useLocation();
+  const token = hash.replace(/^#/, '');
+  const invitation = useLoad(() => (token ? get<Invitation>(`/invitations/${encodeURIComponent(token)}`) : Promise.reject(new ApiError(404, 'NOT_FOUND', ''))), [token]);
+  const action = useAction();
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const name = useRef<HTMLInputElement>(null);
+  const password = useRef<HTMLInputElement>(null);
+  const confirmation = useRef<HTMLInputElement>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const existing = invitation.data?.existingUser;
+    const typed = password.current!.value;
+    if (!existing && typed.length < MIN_PASSWORD) return setProblem(t('passwordTooShort'));
+    if (!existing && typed !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
+    setProblem(undefined);
+    const body = existing ? { password: typed } : { name: name.current!.value.trim(), password: typed, passwordConfirmation: confirmation.current!.value };
+    const me = await action.run(() => post<Me>(`/invitations/${encodeURIComponent(token)}`, body));
+    if (me) {
+      onSignedIn(me);
+      navigate(BASE, { replace: true });
+    }
+  };
+
+  const found = invitation.data;
+  return (
+    <div class="standalone">
+      <header class="topbar">
+        <span class="brand">{t('appName')}</span>
+        <span class="spacer" />
+        <LanguageSwitch />
+      </header>
+      <main id="content" class="narrow">
+        <h1>{t('invitationTitle')}</h1>
+        {invitation.loading && <p>{t('loading')}</p>}
+        {!invitation.loading && !found && (
+          <p class="error" role="alert">
+            {invitation.error instanceof ApiError && invitation.error.status !== 404 ? invitation.error.message : t('invitationMissing')}
+          </p>
+        )}
+        {found && (
+          <form class="panel" onSubmit={submit} noValidate>
+            <p>{t('invitationFor', { email: found.email, company: found.companyName, role: t(`role_${found.role}`) })}</p>
+            {found.existingUser && <p class="muted">{t('invitationExisting')}</p>}
+            {!found.existingUser && (
+              <label class="field">
+                <span>{t('name')}</span>
+                <input ref={name} name="name" autoComplete="name" required maxLength={255} />
+              </label>
+            )}
+            <label class="field">
+              <span>{t('password')}</span>
+              <input ref={password} type="password" name="password" autoComplete={found.existingUser ? 'current-password' : 'new-password'} required maxLength={256} aria-describedby={found.existingUser ? undefined : 'password-rule'} />
+            </label>
+            {!found.existingUser && (
+              <>
+                <p id="password-rule" class="muted small">
+                  {t('passwordRule')}
+                </p>
+                <label class="field">
+                  <span>{t('confirmPassword')}</span>
+                  <input ref={confirmation} type="password" name="passwordConfirmation" autoComplete="new-password" required maxLength={256} />
+                </label>
+              </>
+            )}
+            {problem && (
+              <p class="error" role="alert">
+                {problem}
+              </p>
+            )}
+            <ErrorBox error={action.error} />
+            <button type="submit" class="primary" disabled={action.busy}>
+              {t('activate')}
+            </button>
+          </form>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,258 @@
+/**
+ * Links de pagamento: the links with status and payments count; Novo link
+ * creates one as POST /v2/payment-links does and shows its address to copy,
+ * its QR code and a WhatsApp share link; an active link can be cancelled.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { get, post, query } from '../api.js';
+import { CopyField } from '../components/copy-field.js';
+import { Dialog } from '../components/dialog.js';
+import { ErrorBox } from '../components/feedback.js';
+import { useAction, useLoad } from '../components/load.js';
+import { Pager, useCursor, type Page } from '../components/pager.js';
+import { MethodName, Status } from '../components/status.js';
+import { money, parseReais, when } from '../format.js';
+import { useI18n } from '../i18n.js';
+import { BASE, Link } from '../router.js';
+import { useCan } from '../session.js';
+
+interface PaymentLink {
+  id: string;
+  status: string;
+  url: string;
+  amountCents: number;
+  description: string;
+  paymentMethods: string[];
+  maxInstallments: number;
+  maxPayments?: number;
+  paymentsCount: number;
+  expiresAt?: string;
+  createdAt: string;
+  qrCode?: string;
+}
+
+const METHODS = ['CREDIT_CARD', 'PIX', 'BOLETO'] as const;
+
+export function LinksPage() {
+  const { t, locale } = useI18n();
+  const can = useCan();
+  const paging = useCursor();
+  const list = useLoad(() => get<Page<PaymentLink>>(`/payment-links${query({ cursor: paging.cursor })}`), [paging.cursor]);
+  const [creating, setCreating] = useState(false);
+  const [canceling, setCanceling] = useState<PaymentLink | undefined>(undefined);
+  const write = can('links.write');
+
+  return (
+    <>
+      <div class="page-head">
+        <h1>{t('linksTitle')}</h1>
+        {write && (
+          <button type="button" class="primary" onClick={() => setCreating(true)}>
+            {t('newLink')}
+          </button>
+        )}
+      </div>
+      <ErrorBox error={list.error} />
+      <div class="table-wrap" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t('description')}</th>
+              <th scope="col" class="num">{t('amount')}</th>
+              <th scope="col">{t('methods')}</th>
+              <th scope="col">{t('status')}</th>
+              <th scope="col" class="num">{t('payments')}</th>
+              <th scope="col">{t('createdAt')}</th>
+              <th scope="col">{t('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.data.map((link) => (
+              <tr key={link.id}>
+                <td>
+                  <a href={link.url} target="_blank" rel="noopener noreferrer">
+                    {link.description}
+                  </a>
+                </td>
+                <td class="num">{money(link.amountCents, locale)}</td>
+                <td>
+                  {link.paymentMethods.map((m, i) => (
+                    <span key={m}>
+                      {i > 0 && ', '}
+                      <MethodName value={m} />
+                    </span>
+                  ))}
+                </td>
+                <td>
+                  <Status value={link.status} />
+                </td>
+                <td class="num">
+                  <Link href={`${BASE}/transactions${query({ paymentLinkId: link.id })}`}>
+                    {link.maxPayments ? `${link.paymentsCount} / ${link.maxPayments}` : String(link.paymentsCount)}
+                  </Link>
+                </td>
+                <td>{when(link.createdAt, locale)}</td>
+                <td>
+                  {write && link.status === 'ACTIVE' && (
+                    <button type="button" class="link-button danger" onClick={() => setCanceling(link)}>
+                      {t('cancelLink')}
+                      <span class="visually-hidden"> {link.description}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.data && list.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
+      <Pager page={list.data} paging={paging} />
+      {creating && (
+        <NewLinkDialog
+          onClose={(created) => {
+            setCreating(false);
+            if (created) list.reload();
+          }}
+        />
+      )}
+      {canceling && (
+        <CancelDialog
+          link={canceling}
+          onClose={(done) => {
+            setCanceling(undefined);
+            if (done) list.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+/** A São Paulo wall-clock time from a datetime-local field (UTC−3) → an ISO instant. */
+const instantOf = (local: string) => new Date(`${local}:00-03:00`).toISOString();
+
+function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [created, setCreated] = useState<PaymentLink | undefined>(undefined);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const form = useRef<HTMLFormElement>(null);
+
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const data = new FormData(form.current!);
+    const amountCents = parseReais(String(data.get('amount') ?? ''));
+    const paymentMethods = data.getAll('methods').map(String);
+    if (amountCents === undefined || amountCents <= 0) return setProblem(t('amountInvalid'));
+    if (paymentMethods.length === 0) return setProblem(t('chooseMethod'));
+    setProblem(undefined);
+    const maxPayments = String(data.get('maxPayments') ?? '').trim();
+    const expiresAt = String(data.get('expiresAt') ?? '').trim();
+    const body = {
+      description: String(data.get('description') ?? '').trim(),
+      amountCents,
+      paymentMethods,
+      maxInstallments: Number(data.get('maxInstallments') ?? 1),
+      ...(maxPayments ? { maxPayments: Number(maxPayments) } : {}),
+      ...(expiresAt ? { expiresAt: instantOf(expiresAt) } : {}),
+    };
+    const link = await action.run(() => post<PaymentLink>('/payment-links', body));
+    if (link) setCreated(link);
+  };
+
+  if (created) {
+    const share = `https://wa.me/?text=${encodeURIComponent(`${created.description} ${created.url}`)}`;
+    return (
+      <Dialog title={t('linkCreated')} onClose={() => onClose(true)}>
+        <CopyField label={t('linkUrl')} value={created.url} />
+        {created.qrCode && <img class="qr" src={created.qrCode} alt={t('linkQrAlt')} width={200} height={200} />}
+        <p>
+          <a href={share} target="_blank" rel="noopener noreferrer">
+            {t('shareWhatsApp')}
+          </a>
+        </p>
+        <button type="button" class="secondary" onClick={() => onClose(true)}>
+          {t('close')}
+        </button>
+      </Dialog>
+    );
+  }
+  return (
+    <Dialog title={t('newLinkTitle')} onClose={() => onClose(false)}>
+      <form ref={form} onSubmit={submit} noValidate>
+        <label class="field">
+          <span>{t('description')}</span>
+          <input name="description" required maxLength={255} />
+        </label>
+        <label class="field">
+          <span>{t('amount')}</span>
+          <input name="amount" inputMode="decimal" required maxLength={20} placeholder="10,00" />
+        </label>
+        <fieldset class="field">
+          <legend>{t('methods')}</legend>
+          {METHODS.map((m) => (
+            <label class="check" key={m}>
+              <input type="checkbox" name="methods" value={m} defaultChecked />
+              <span>{t(`method_${m}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+        <label class="field">
+          <span>{t('maxInstallments')}</span>
+          <select name="maxInstallments" defaultValue="1">
+            {Array.from({ length: 12 }, (_, i) => (
+              <option key={i} value={String(i + 1)}>
+                {i + 1}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="field">
+          <span>{t('maxPayments')}</span>
+          <input name="maxPayments" type="number" min={1} step={1} inputMode="numeric" />
+        </label>
+        <label class="field">
+          <span>{t('expiresAt')}</span>
+          <input name="expiresAt" type="datetime-local" />
+        </label>
+        {problem && (
+          <p class="error" role="alert">
+            {problem}
+          </p>
+        )}
+        <ErrorBox error={action.error} />
+        <div class="buttons">
+          <button type="submit" class="primary" disabled={action.busy}>
+            {t('createLink')}
+          </button>
+          <button type="button" class="secondary" onClick={() => onClose(false)}>
+            {t('cancel')}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function CancelDialog({ link, onClose }: { link: PaymentLink; onClose: (done: boolean) => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const cancel = async () => {
+    const ok = await action.run(() => post(`/payment-links/${encodeURIComponent(link.id)}/cancel`).then(() => true));
+    if (ok) onClose(true);
+  };
+  return (
+    <Dialog title={t('cancelLinkTitle', { name: link.description })} onClose={() => onClose(false)}>
+      <p>{t('cancelLinkText')}</p>
+      <ErrorBox error={action.error} />
+      <div class="buttons">
+        <button type="button" class="danger" disabled={action.busy} onClick={() => void cancel()}>
+          {t('cancelLink')}
+        </button>
+        <button type="button" class="secondary" onClick={() => onClose(false)}>
+          {t('keep')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * Equipe: the members and their roles; an admin invites (the invitation's
+ * address is shown to copy: the service sends no e-mail), changes a role,
+ * removes a member, and may require two-step verification of everyone. The
+ * last admin's refusal (409 LAST_ADMIN) is the server's message.
+ */
+import { useRef, useState } from 'preact/hooks';
+import { del, get, post, put } from '../api.js';
+import { CopyField } from '../components/copy-field.js';
+import { Dialog } from '../components/dialog.js';
+import { ErrorBox, Notice } from '../components/feedback.js';
+import { useAction, useLoad } from '../components/load.js';
+import { useI18n } from '../i18n.js';
+import { ROLES, useCan, type Role } from '../session.js';
+
+interface Member {
+  userId: string;
+  email: string;
+  name: string;
+  role: Role;
+  totpEnabled: boolean;
+}
+
+export interface Team {
+  members: Member[];
+  requireTotp: boolean;
+}
+
+export function TeamPage() {
+  const { t } = useI18n();
+  const can = useCan();
+  const team = useLoad(() => get<Team>('/team'), []);
+  const action = useAction();
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<Member | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+  const write = can('team.write');
+
+  const changeRole = async (member: Member, role: Role) => {
+    setNotice(undefined);
+    const ok = await action.run(() => put(`/team/members/${encodeURIComponent(member.userId)}`, { role }).then(() => true));
+    if (ok) setNotice(t('roleChanged'));
+    team.reload();
+  };
+  // The box shows the choice at once; the team's answer (or a refusal) then settles it.
+  const [required, setRequiredShown] = useState<boolean | undefined>(undefined);
+  const setRequired = async (requireTotp: boolean) => {
+    setRequiredShown(requireTotp);
+    await action.run(() => put('/team/settings', { requireTotp }));
+    setRequiredShown(undefined);
+    team.reload();
+  };
+
+  return (
+    <>
+      <div class="page-head">
+        <h1>{t('teamTitle')}</h1>
+        {write && (
+          <button type="button" class="primary" onClick={() => setInviting(true)}>
+            {t('invite')}
+          </button>
+        )}
+      </div>
+      <ErrorBox error={team.error ?? action.error} />
+      <Notice text={notice} />
+      {team.data && (
+        <>
+          {can('settings.write') && (
+            <label class="check">
+              <input type="checkbox" checked={required ?? team.data.requireTotp} disabled={action.busy} onChange={(e) => void setRequired(e.currentTarget.checked)} />
+              <span>{t('requireTotp')}</span>
+            </label>
+          )}
+          <div class="table-wrap" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t('name')}</th>
+                  <th scope="col">{t('email')}</th>
+                  <th scope="col">{t('role')}</th>
+                  <th scope="col">{t('twoStep')}</th>
+                  {write && <th scope="col">{t('actions')}</th>}
+                </tr>
+              </thead>
+              <tbody>
+                {team.data.members.map((member) => (
+                  <tr key={member.userId}>
+                    <td>{member.name}</td>
+                    <td>{member.email}</td>
+                    <td>
+                      {write ? (
+                        <select aria-label={t('roleOf', { name: member.name || member.email })} value={member.role} disabled={action.busy} onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}>
+                          {ROLES.map((role) => (
+                            <option key={role} value={role}>
+                              {t(`role_${role}`)}
+                            </option>
+                          ))}
+                        </select>
+                      ) : (
+                        t(`role_${member.role}`)
+                      )}
+                    </td>
+                    <td>{member.totpEnabled ? t('yes') : t('no')}</td>
+                    {write && (
+                      <td>
+                        <button type="button" class="link-button danger" onClick={() => setRemoving(member)}>
+                          {t('remove')}
+                          <span class="visually-hidden"> {member.name || member.email}</span>
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
+      {removing && (
+        <RemoveDialog
+          member={removing}
+          onClose={(removed) => {
+            setRemoving(undefined);
+            if (removed) team.reload();
+          }}
+        />
+      )}
+    </>
+  );
+}
+
+function InviteDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const [url, setUrl] = useState<string | undefined>(undefined);
+  const email = useRef<HTMLInputElement>(null);
+  const role = useRef<HTMLSelectElement>(null);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const answer = await action.run(() => post<{ url: string; expiresAt: string }>('/team/invitations', { email: email.current!.value.trim(), role: role.current!.value }));
+    if (answer) setUrl(answer.url);
+  };
+  return (
+    <Dialog title={t('inviteTitle')} onClose={onClose}>
+      {url ? (
+        <>
+          <CopyField label={t('invitationUrl')} value={url} />
+          <p class="muted small">{t('invitationNote')}</p>
+        </>
+      ) : (
+        <form onSubmit={submit}>
+          <label class="field">
+            <span>{t('email')}</span>
+            <input ref={email} type="email" required maxLength={254} />
+          </label>
+          <label class="field">
+            <span>{t('role')}</span>
+            <select ref={role}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {t(`role_${r}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <ErrorBox error={action.error} />
+          <button type="submit" class="primary" disabled={action.busy}>
+            {t('sendInvitation')}
+          </button>
+        </form>
+      )}
+      <button type="button" class="secondary" onClick={onClose}>
+        {t('close')}
+      </button>
+    </Dialog>
+  );
+}
+
+function RemoveDialog({ member, onClose }: { member: Member; onClose: (removed: boolean) => void }) {
+  const { t } = useI18n();
+  const action = useAction();
+  const remove = async () => {
+    const ok = await action.run(() => del(`/team/members/${encodeURIComponent(member.userId)}`).then(() => true));
+    if (ok) onClose(true);
+  };
+  return (
+    <Dialog title={t('removeMemberTitle', { name: member.name || member.email })} onClose={() => onClose(false)}>
+      <p>{t('removeMemberText')}</p>
+      <ErrorBox error={action.error} />
+      <div class="buttons">
+        <button type="button" class="danger" disabled={action.busy} onClick={() => void remove()}>
+          {t('confirmRemove')}
+        </button>
+        <button type="button" class="secondary" onClick={() => onClose(false)}>
+          {t('cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
