@@ -5,16 +5,17 @@
 // their transactions): names drawn from lists of Brazilian first and last names (a
 // first name is shared by 1 row in 40, so a one-word search matches 25,000 rows of a
 // million), a CPF, an e-mail and a referenceId each of their own. Then VACUUM ANALYZE.
-// The API runs in this process (dist/, built by `npm run bench`), its dashboard
-// routes behind a guard that admits one admin (the session guard is the identity
-// module's), listening on loopback; requests go over HTTP through undici.
+// The API runs in this process (dist/, built by `npm run bench`), listening on
+// loopback; an admin signs in once and every request carries the session cookie,
+// so each pays the session guard's query as a person's would. Requests go over
+// HTTP through undici.
 //   search  p50/p95 of GET /dashboard/api/transactions?q=… per kind of key, one request
 //           at a time, each for another row
 //   export  GET /dashboard/api/transactions.csv of every row, read and dropped as it
 //           comes: rows per second, and this process's RSS sampled every 100 ms
 import crypto from 'node:crypto';
 import { Pool } from 'undici';
-import { buildApp } from '../../dist/app.js'; // npm run bench builds dist first
+import { buildApp, buildServices } from '../../dist/app.js'; // npm run bench builds dist first
 import { loadConfig } from '../../dist/config.js';
 import { migrate, openDatabase } from '../../dist/db/database.js';
 import { aesGcmSealer } from '../../dist/lib/aes-gcm.js';
@@ -63,9 +64,7 @@ export async function benchDashboard({ rows, searches }) {
   await migrate(handle.db);
   const config = loadConfig({ DATABASE_URL: url, PUBLIC_API_URL: 'http://127.0.0.1' });
   const internalKey = crypto.randomBytes(32);
-  let companyId;
-  const admin = () => ({ userId: 'usr_bench', email: 'bench@loja.example', name: 'Bench', companyId, role: 'admin', sessionId: 'bench' });
-  const app = await buildApp({
+  const deps = {
     config,
     db: handle.db,
     clock: systemClock,
@@ -74,24 +73,33 @@ export async function benchDashboard({ rows, searches }) {
     sealer: aesGcmSealer(crypto.randomBytes(32)),
     internalKey,
     vault: { authorize: async () => ({ kind: 'unavailable' }) },
-    dashboard: {
-      guard: () => async (request) => {
-        request.actor = admin();
-      },
-      audit: { record: async () => {} },
-    },
-  });
+  };
+  const services = buildServices(deps);
+  const app = await buildApp(deps, services);
   onCleanup(() => app.close());
   const company = await handle.db.insertInto('companies').values({ id: newId('cmp'), name: 'Loja Bench Ltda', document: '11222333000181', fee_plan: '{}', created_at: new Date() }).returning('id').executeTakeFirstOrThrow();
-  companyId = company.id;
+  const companyId = company.id;
+  const password = crypto.randomBytes(18).toString('base64url');
+  await services.users.team.createAdmin(companyId, 'bench@loja.example', 'Bench', password);
   console.log(`seeding ${rows.toLocaleString('en')} transactions…`);
   const seedSeconds = await seed(handle.db, sql, companyId, rows);
   const address = await app.listen({ host: '127.0.0.1', port: 0 });
   const pool = new Pool(address, { connections: 1 });
   onCleanup(() => pool.destroy());
 
+  const signIn = await pool.request({
+    method: 'POST',
+    path: '/dashboard/api/session',
+    headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1' },
+    body: JSON.stringify({ email: 'bench@loja.example', password }),
+  });
+  await signIn.body.text();
+  const setCookie = [signIn.headers['set-cookie']].flat().find((c) => c?.startsWith('svc_session='));
+  if (signIn.statusCode !== 200 || !setCookie) throw new Error(`the bench's admin could not sign in (${signIn.statusCode})`);
+  const cookie = setCookie.split(';')[0];
+
   async function get(path) {
-    const res = await pool.request({ method: 'GET', path });
+    const res = await pool.request({ method: 'GET', path, headers: { cookie } });
     const text = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`GET ${path} answered ${res.statusCode}: ${text.slice(0, 300)}`);
     return text;
@@ -143,7 +151,7 @@ export async function benchDashboard({ rows, searches }) {
     const rss = [];
     const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 100);
     const started = performance.now();
-    const res = await pool.request({ method: 'GET', path: '/dashboard/api/transactions.csv' });
+    const res = await pool.request({ method: 'GET', path: '/dashboard/api/transactions.csv', headers: { cookie } });
     let lines = 0;
     let bytes = 0;
     for await (const chunk of res.body) {
