@@ -52,8 +52,20 @@ export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'ci
     }
     return { provider, connector: provider.connectorOf() };
   };
+  try {
+    return choose(config.providers, providerNamed);
+  } catch (error) {
+    // A refused configuration leaves no connection open behind it.
+    for (const provider of built.values()) if (provider instanceof ConnectedProvider) void provider.close();
+    throw error;
+  }
+}
+
+type Named = (name: string) => { provider: PaymentProvider | CardAcquirer; connector?: Connector };
+
+/** Each method's provider, checked against the capability the method needs. */
+function choose({ pix, boleto, card }: Config['providers'], providerNamed: Named): Providers {
   const providers: Providers = {};
-  const { pix, boleto, card } = config.providers;
   if (pix !== 'disabled') {
     const { provider, connector } = providerNamed(pix);
     if (connector && !connector.pix) throw new CapabilityNotSupported('PIX_PROVIDER', pix, 'register Pix charges');
