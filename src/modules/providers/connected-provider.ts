@@ -57,8 +57,8 @@ export class ConnectedProvider implements PaymentProvider {
   async findCharge(reference: string): Promise<ChargeRecord | undefined> {
     const row = await this.rowOf(reference);
     if (!row) return undefined;
-    const find = row.method === 'CREDIT_CARD' ? this.connector.card?.find : this.charges(row.method as 'PIX' | 'BOLETO')?.find;
-    return find?.(known(row));
+    const charge = known(row);
+    return row.method === 'CREDIT_CARD' ? this.connector.card?.find(charge) : this.charges(row.method as 'PIX' | 'BOLETO')?.find(charge);
   }
 
   async cancel(reference: string): Promise<void> {

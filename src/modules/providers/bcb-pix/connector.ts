@@ -8,7 +8,7 @@
  * answers the cob it has (a PUT of the same txid is safe: `resendable`).
  */
 import { ConfigError, type BcbPixConfig } from '../../../config.js';
-import type { ChargeCapability, ChargeLookup, Connector, ConnectorDeps, KeyedPayment, KnownCharge, NotificationCapability, PaymentsListing, PendingCall, RefundCapability } from '../capabilities.js';
+import type { ChargeCapability, Connector, ConnectorDeps, KeyedPayment, KnownCharge, NotificationCapability, PaymentsListing, PendingCall, RefundCapability } from '../capabilities.js';
 import type { ChargeRecord, ChargeRequest, ReceivedPayment, RefundRecord, RefundRequest } from '../provider.js';
 import { PixCredentialsRefused, PixHttpClient, PixTransportError, type PixHttpOptions } from './client.js';
 import { centsToDecimal, decimalToCents } from '../../../lib/money.js';
@@ -68,7 +68,7 @@ export class BcbPixConnector implements Connector {
       find: (charge) => this.find(charge),
       cancel: (charge) => this.cancel(charge),
     };
-    this.refunds = { refund: (request, charge) => this.refund(request, charge), findRefund: (request) => this.findRefund(request) };
+    this.refunds = { refund: (request) => this.refund(request), findRefund: (request) => this.findRefund(request) };
     this.notifications = { claims: claimedEndToEndIds, verify: (paymentId) => this.verify(paymentId), subscribe: () => this.subscribe() };
     this.payments = { paymentsOf: (charge) => this.paymentsOf(charge), paymentsBetween: (from, to) => this.paymentsBetween(from, to) };
   }
@@ -156,7 +156,7 @@ export class BcbPixConnector implements Connector {
     return this.paymentOf(pix, pix.txid);
   }
 
-  private async refund(request: RefundRequest, _charge: ChargeLookup): Promise<RefundRecord> {
+  private async refund(request: RefundRequest): Promise<RefundRecord> {
     const path = this.devolucaoPath(request);
     const res = await this.http.call('PUT', path, { valor: centsToDecimal(request.amountCents) });
     if (res.status === 200 || res.status === 201) return this.refundOf(request.refundId, res.body, path);
