@@ -150,8 +150,8 @@ export interface PaymentProvider {
    */
   registration?(request: ChargeRequest): { record: ChargeRecord; insert: InsertFragment };
   /**
-   * A provider that records a charge before calling (a real connector):
-   * `register` for a NEW reference, split in two (PreparedCharge), so a
+   * A provider that records a charge before calling (a real connector, through
+   * the core: ConnectedProvider): `register` for a NEW reference, split in two (PreparedCharge), so a
    * create-and-confirm claims the key, the intent and this record in one
    * statement. Throws (as `register` would) when the request is not one it takes.
    */
