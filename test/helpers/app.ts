@@ -11,7 +11,7 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
-import { SimulatedProvider, type ChargeMethod, type PaymentProvider, type Providers } from '../../src/modules/providers/index.js';
+import { SimulatedProvider, type CardAcquirer, type ChargeMethod, type PaymentProvider, type Providers } from '../../src/modules/providers/index.js';
 import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
@@ -74,7 +74,9 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   // The configuration's choice of connectors is not used here: every enabled method is served by this provider.
   const acquirer = opts.provider ? opts.provider(base) : new SimulatedProvider(db.db, clock);
   const providers: Providers = {};
-  for (const method of ['PIX', 'BOLETO', 'CREDIT_CARD'] as const) if (!opts.disabled?.includes(method)) providers[method] = acquirer;
+  for (const method of ['PIX', 'BOLETO'] as const) if (!opts.disabled?.includes(method)) providers[method] = acquirer;
+  // Cards only where the provider authorizes them (a Pix PSP does not: the router would refuse it as CARD_PROVIDER).
+  if (!opts.disabled?.includes('CREDIT_CARD') && 'authorizeCard' in acquirer) providers.CREDIT_CARD = acquirer as CardAcquirer;
   // The vault runs in-process here: its authorizer is the API's VaultClient, its app answers /tokenize through inject.
   const vault = buildVault({
     db: db.db,

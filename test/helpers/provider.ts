@@ -1,19 +1,19 @@
 /** A provider stand-in for tests that count charges or reproduce a process dying at the acquirer. */
-import type { CardAuthorization, ChargeRecord, ChargeRequest, PaymentProvider, RefundRecord, RefundRequest } from '../../src/modules/providers/index.js';
+import type { CardAcquirer, CardAuthorization, ChargeRecord, ChargeRequest, RefundRecord, RefundRequest } from '../../src/modules/providers/index.js';
 
 /**
  * Another provider (the simulated one), except that one call can be made to never answer,
  * as if the process running it died there: before the acquirer recorded the
  * charge, or after; or after a refund was done. `calls` counts the charges asked for.
  */
-export class DyingProvider implements PaymentProvider {
+export class DyingProvider implements CardAcquirer {
   readonly name: string;
   calls = 0;
   private dying: { after: boolean; reached: () => void } | undefined;
   private held: { reached: () => void; released: Promise<void> } | undefined;
   private dyingRefund: (() => void) | undefined;
 
-  constructor(private readonly inner: PaymentProvider) {
+  constructor(private readonly inner: CardAcquirer) {
     this.name = inner.name;
   }
 

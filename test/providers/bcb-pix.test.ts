@@ -11,10 +11,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { ConfigError, type BcbPixConfig } from '../../src/config.js';
+import { ConfigError, type BcbPixConfig, type ProviderChoice } from '../../src/config.js';
 import { Agent, request as undiciRequest } from 'undici';
 import { ManualClock, systemClock } from '../../src/lib/clock.js';
 import { ProviderUnavailable, type ChargeRequest } from '../../src/modules/providers/provider.js';
+import { buildProviders, CapabilityNotSupported } from '../../src/modules/providers/index.js';
 import { BcbPixProvider } from '../../src/modules/providers/bcb-pix/index.js';
 import { claimedEndToEndIds, devedorOf, devolucaoIdOf, txidOf } from '../../src/modules/providers/bcb-pix/mapping.js';
 import { centsToDecimal, decimalToCents } from '../../src/lib/money.js';
@@ -186,7 +187,6 @@ for (const engine of engines()) {
       const request = charge();
       const record = await provider.register(request);
       assert.deepEqual(await provider.findCharge(request.reference), record);
-      assert.deepEqual(await provider.reverse(request.reference), record);
       assert.equal(await provider.findCharge('pi_unknown'), undefined);
     });
 
@@ -381,11 +381,17 @@ for (const engine of engines()) {
       assert.throws(() => connector({ keyFile: `${ca.dir}/missing.key` }), (error: unknown) => error instanceof ConfigError && error.variable === 'PIX_KEY_FILE');
     });
 
-    test('cards are not this connector\'s', async () => {
-      const error = await rejection(
-        provider.authorizeCard({ reference: 'pi_x', amountCents: 100, installments: 1, card: { number: '4111111111111111', cvv: '123', expMonth: 1, expYear: 2030, holderName: 'X', brand: 'visa', last4: '1111' } }),
+    test('cards are not this connector\'s: the configuration is refused when read, naming CARD_PROVIDER', () => {
+      const choice = { pix: 'bcb-api-pix', boleto: 'disabled', card: 'bcb-api-pix' } as unknown as ProviderChoice;
+      assert.throws(
+        () => buildProviders({ providers: choice, bcbPix: configFor(), cielo: undefined }, { db: db.db, clock: systemClock, extraCa: ca.ca }),
+        (error: unknown) => error instanceof CapabilityNotSupported && error.variable === 'CARD_PROVIDER' && /does not authorize cards/.test(error.message),
       );
-      assert.match(error.message, /does not authorize cards/);
+      const boleto = { pix: 'disabled', boleto: 'bcb-api-pix', card: 'disabled' } as unknown as ProviderChoice;
+      assert.throws(
+        () => buildProviders({ providers: boleto, bcbPix: configFor(), cielo: undefined }, { db: db.db, clock: systemClock, extraCa: ca.ca }),
+        (error: unknown) => error instanceof CapabilityNotSupported && error.variable === 'BOLETO_PROVIDER',
+      );
     });
 
     test('a token is fetched again a minute before it expires', async () => {

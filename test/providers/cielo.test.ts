@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { CieloProvider, merchantOrderIdOf } from '../../src/modules/providers/cielo/index.js';
+import { boletoMerchantOrderIdOf, CieloConnector, CieloError, CieloProvider, merchantOrderIdOf } from '../../src/modules/providers/cielo/index.js';
 import { ProviderUnavailable, findChargeRow, type CardAuthorization, type ChargeRequest } from '../../src/modules/providers/index.js';
 import { validateDigitableLine, digitableLineToBarcode } from '../../src/modules/boleto/febraban.js';
 import type { CieloConfig } from '../../src/config.js';
@@ -114,6 +114,29 @@ for (const engine of engines()) {
     test('MerchantOrderId is the reference without its separator', () => {
       assert.equal(merchantOrderIdOf('pi_01jd8xabcdefghjkmnpqrstvwx'), 'pi01jd8xabcdefghjkmnpqrstvwx');
       assert.throws(() => merchantOrderIdOf('_'), RangeError);
+    });
+
+    test('a boleto\'s MerchantOrderId fits its bank: an intent id (28 without its separator) makes 26 for Bradesco, itself for Banco do Brasil', () => {
+      const intentId = 'pi_01m8e97ej24q6gaa2y82n9299r';
+      assert.equal(boletoMerchantOrderIdOf(intentId, 'Bradesco2'), '01m8e97ej24q6gaa2y82n9299r');
+      assert.equal(boletoMerchantOrderIdOf(intentId, 'BancoDoBrasil2'), 'pi01m8e97ej24q6gaa2y82n9299r');
+      assert.equal(`pi_${boletoMerchantOrderIdOf(intentId, 'Bradesco2')}`, intentId, 'reversible');
+      assert.throws(() => boletoMerchantOrderIdOf(`pi_${'a'.repeat(28)}`, 'Bradesco2'), RangeError);
+    });
+
+    test('the stand-in refuses a Bradesco boleto whose MerchantOrderId is over 27 characters; the derived one is registered', async () => {
+      const connector = new CieloConnector(config(), { clock: systemClock, extraCa: ca.ca });
+      try {
+        const req = boletoRequest({ reference: 'pi_01m8e97ej24q6gaa2y82n9299r' });
+        await rejectsWith(connector.boleto.registration('pi01m8e97ej24q6gaa2y82n9299r', req)(), (e) => e instanceof CieloError && /longer than 27/.test(e.message));
+        const record = await provider.register(req);
+        assert.equal(record.approved, true);
+        assert.equal(cielo.sale(record.providerId)!.MerchantOrderId, '01m8e97ej24q6gaa2y82n9299r');
+        assert.equal((await findChargeRow(db.db, req.reference))?.provider_key, '01m8e97ej24q6gaa2y82n9299r');
+        assert.deepEqual(await provider.findCharge(req.reference), record);
+      } finally {
+        await connector.close();
+      }
     });
 
     test('an approved card: the record carries Cielo PaymentId, brand and last 4', async () => {
@@ -253,7 +276,8 @@ for (const engine of engines()) {
       assert.equal(record.approved, true);
       const sale = cielo.sale(record.providerId)!;
       assert.ok(sale);
-      assert.equal(sale.MerchantOrderId, merchantOrderIdOf(req.reference));
+      assert.equal(sale.MerchantOrderId, boletoMerchantOrderIdOf(req.reference, 'Bradesco2'));
+      assert.ok(sale.MerchantOrderId.length <= 27);
       assert.equal(sale.Payment.Provider, 'Bradesco2');
       assert.equal(sale.Payment.ExpirationDate, '2030-06-15');
       assert.equal(sale.Customer.Identity, '52998224725');
@@ -270,13 +294,13 @@ for (const engine of engines()) {
       assert.equal(row?.transaction_id, req.transactionId);
       const again = await provider.register(req);
       assert.deepEqual(again, record);
-      assert.equal(cielo.salesCount(merchantOrderIdOf(req.reference)), 1);
+      assert.equal(cielo.salesCount(boletoMerchantOrderIdOf(req.reference, 'Bradesco2')), 1);
       // No address, a CNPJ.
       const company = await provider.register(boletoRequest({ buyer: { name: 'ACME Ltda', document: '11222333000181' } }));
       const companySale = cielo.sale(company.providerId)!;
       assert.equal(companySale.Customer.IdentityType, 'CNPJ');
       assert.equal(companySale.Customer.Address, undefined);
-      await provider.cancel();
+      await provider.cancel(company.reference);
       // A boleto cannot be refunded here.
       await rejectsWith(provider.refund({ reference: req.reference, refundId: 'rf_b', amountCents: 100 }), (e) => /boleto cannot be refunded/.test(e.message));
     });
@@ -299,7 +323,7 @@ for (const engine of engines()) {
       assert.ok(Math.abs(payments[0]!.paidAt.getTime() - Date.now()) < 60_000);
       const verified = await provider.verifyPayment(record.providerId);
       assert.deepEqual(verified, payments[0]);
-      assert.deepEqual(await provider.paymentsBetween(), []);
+      assert.deepEqual(await provider.paymentsBetween(new Date(0), new Date()), []);
     });
 
     test('verifyPayment: an unknown PaymentId, a card sale, a malformed id are nothing', async () => {

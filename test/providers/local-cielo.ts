@@ -228,6 +228,11 @@ export async function startLocalCielo(opts: LocalCieloOptions): Promise<LocalCie
       if (!body || typeof body !== 'object' || !body.Payment || !/^[0-9A-Za-z]{1,50}$/.test(String(body.MerchantOrderId ?? ''))) {
         return send(res, 400, errors([121, 'MerchantOrderId or Payment is invalid']));
       }
+      // The manual's boleto table: MerchantOrderId at most 27 characters for Bradesco, 50 for Banco do Brasil.
+      const boletoMax = String(body.Payment.Provider ?? '').startsWith('Bradesco') ? 27 : 50;
+      if (body.Payment.Type === 'Boleto' && String(body.MerchantOrderId).length > boletoMax) {
+        return send(res, 400, errors([121, `MerchantOrderId is longer than ${boletoMax} characters for ${String(body.Payment.Provider)}`]));
+      }
       if (body.Payment.Type === 'CreditCard') return void createCard(body, res);
       if (body.Payment.Type === 'Boleto') return createBoleto(body, res);
       return send(res, 400, errors([104, 'Payment Type is invalid']));

@@ -1,4 +1,5 @@
 export * from './provider.js';
+export * from './capabilities.js';
 export { SimulatedProvider } from './simulated/simulated.js';
 export * from './simulated/sandbox-cards.js';
 export { checkProviders } from './check.js';

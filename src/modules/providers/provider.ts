@@ -1,8 +1,11 @@
 /**
- * A payment provider: who registers Pix charges and boletos, authorizes
- * cards, and tells us what was paid. One interface for every connector
- * (simulated/, bcb-pix/, cielo/); which connector serves which method is
- * configuration (PIX_PROVIDER, CARD_PROVIDER, BOLETO_PROVIDER: router.ts).
+ * A payment provider as the rest of the service calls it: who registers Pix
+ * charges and boletos (PaymentProvider), authorizes cards (CardAcquirer),
+ * and tells us what was paid. A real connector offers capabilities
+ * (capabilities.ts) and the core joins them to the database
+ * (connected-provider.ts); the sandbox's provider (simulated/) implements
+ * these interfaces itself, its ledger being a table of this database. Which
+ * connector serves which method is configuration (router.ts).
  *
  * Every call is made outside any database transaction and carries our
  * reference (the intent id). The provider keeps its own record under it (a
@@ -147,25 +150,16 @@ export interface PaymentProvider {
    */
   registration?(request: ChargeRequest): { record: ChargeRecord; insert: InsertFragment };
   /**
-   * A provider that records a charge before calling (a real connector):
-   * `register` for a NEW reference, split in two (PreparedCharge), so a
+   * A provider that records a charge before calling (a real connector, through
+   * the core: ConnectedProvider): `register` for a NEW reference, split in two (PreparedCharge), so a
    * create-and-confirm claims the key, the intent and this record in one
    * statement. Throws (as `register` would) when the request is not one it takes.
    */
   prepare?(request: ChargeRequest): PreparedCharge;
   /** Registers a Pix charge or a boleto; throws ProviderUnavailable when silent. */
   register(request: ChargeRequest): Promise<ChargeRecord>;
-  /** Authorizes and captures a card (approved or refused); throws ProviderUnavailable when silent. Called by the vault only. */
-  authorizeCard(request: CardAuthorization): Promise<ChargeRecord>;
   /** The provider's record for a reference, if it ever answered for it. */
   findCharge(reference: string): Promise<ChargeRecord | undefined>;
-  /**
-   * Reverses (desfazimento) the approval of a reference that we recorded as
-   * FAILED: afterwards `findCharge` shows `reversedAt`. Idempotent; returns
-   * the record (undefined when the provider has none). Throws
-   * ProviderUnavailable when silent: the caller leaves it for the worker.
-   */
-  reverse(reference: string): Promise<ChargeRecord | undefined>;
   /** Withdraws an unpaid Pix charge or boleto (ours expired or was canceled first). Idempotent. */
   cancel(reference: string): Promise<void>;
   /** What the provider says was paid for a charge (reconciliation): empty while unpaid. */
@@ -193,4 +187,17 @@ export interface PaymentProvider {
   registerNotifications?(): Promise<string>;
   /** Proves the configured connection works (credentials accepted, a query answered); resolves to a one-line description, or throws naming the variable to fix. */
   check(): Promise<string>;
+}
+
+/** A provider that authorizes cards (CARD_PROVIDER): only such a one serves CREDIT_CARD, so nothing asks a Pix PSP for a card. */
+export interface CardAcquirer extends PaymentProvider {
+  /** Authorizes and captures a card (approved or refused); throws ProviderUnavailable when silent. Called by the vault only. */
+  authorizeCard(request: CardAuthorization): Promise<ChargeRecord>;
+  /**
+   * Reverses (desfazimento) the approval of a reference that we recorded as
+   * FAILED: afterwards `findCharge` shows `reversedAt`. Idempotent; returns
+   * the record (undefined when the provider has none). Throws
+   * ProviderUnavailable when silent: the caller leaves it for the worker.
+   */
+  reverse(reference: string): Promise<ChargeRecord | undefined>;
 }

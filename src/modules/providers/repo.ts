@@ -35,10 +35,10 @@ export function rememberChargeFragment(charge: NewProviderCharge): InsertFragmen
   return shapedRow('provider_charges once', values, (qc) => qc.insertInto('provider_charges').values(values).onConflict((oc) => oc.column('reference').doNothing()));
 }
 
-/** rememberChargeFragment, executed, and the row kept (the first one). */
-export async function rememberCharge(ex: Ex, charge: NewProviderCharge): Promise<ProviderChargeRow> {
-  await builderOf(rememberChargeFragment(charge))(ex).execute();
-  return (await findChargeRow(ex, charge.reference))!;
+/** rememberChargeFragment, executed: true when the row is new, false when the reference was recorded earlier (its first row kept). */
+export async function rememberNewCharge(ex: Ex, charge: NewProviderCharge): Promise<boolean> {
+  const inserted = await builderOf(rememberChargeFragment(charge))(ex).returning('reference').executeTakeFirst();
+  return inserted !== undefined;
 }
 
 /** Records the provider's own id once it answered (Cielo's PaymentId). */

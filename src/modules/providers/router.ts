@@ -8,43 +8,79 @@ import type { Db } from '../../db/database.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import type { Clock } from '../../lib/clock.js';
-import { BcbPixProvider } from './bcb-pix/index.js';
-import { CieloProvider } from './cielo/index.js';
-import type { ChargeMethod, PaymentProvider } from './provider.js';
+import { BcbPixConnector } from './bcb-pix/index.js';
+import { CapabilityNotSupported, type Connector, type ConnectorDeps } from './capabilities.js';
+import { CieloConnector } from './cielo/index.js';
+import { ConnectedAcquirer, ConnectedProvider } from './connected-provider.js';
+import type { CardAcquirer, ChargeMethod, PaymentProvider } from './provider.js';
 import { SimulatedProvider } from './simulated/simulated.js';
 
-/** The provider of each method; a method absent here is switched off. */
-export type Providers = Partial<Record<ChargeMethod, PaymentProvider>>;
-
-export interface ConnectorDeps {
-  db: Db;
-  clock: Clock;
-  /** Extra trusted CA certificates (PEM) for the provider's server certificate; tests pass their own CA. */
-  extraCa?: string;
+/** The provider of each method, typed by what the method needs; a method absent here is switched off. */
+export interface Providers {
+  PIX?: PaymentProvider;
+  BOLETO?: PaymentProvider;
+  CREDIT_CARD?: CardAcquirer;
 }
 
-export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'cielo'>, deps: ConnectorDeps): Providers {
+/** A real connector by its configured name: adding one is a line here. */
+function connectorNamed(name: string, config: Pick<Config, 'bcbPix' | 'cielo'>, deps: ConnectorDeps): Connector {
+  if (name === 'bcb-api-pix') return new BcbPixConnector(config.bcbPix!, deps);
+  if (name === 'cielo') return new CieloConnector(config.cielo!, deps);
+  throw new Error(`no connector named ${name}`);
+}
+
+/**
+ * The providers the configuration names. A method whose connector lacks its
+ * capability (a Pix PSP for cards, an acquirer without boletos) stops the
+ * start here with CapabilityNotSupported naming the variable, so no call at
+ * run time finds a capability missing.
+ */
+export function buildProviders(config: Pick<Config, 'providers' | 'bcbPix' | 'cielo'>, deps: ConnectorDeps & { db: Db }): Providers {
   // One instance per connector: Cielo serving cards and boletos is one client.
-  const connectors = new Map<string, PaymentProvider>();
-  const connector = (name: string): PaymentProvider => {
-    let provider = connectors.get(name);
-    if (!provider) {
-      if (name === 'simulated') provider = new SimulatedProvider(deps.db, deps.clock);
-      else if (name === 'bcb-api-pix') provider = new BcbPixProvider(config.bcbPix!, deps);
-      else if (name === 'cielo') provider = new CieloProvider(config.cielo!, deps);
-      else throw new Error(`no connector named ${name}`);
-      connectors.set(name, provider);
+  const built = new Map<string, PaymentProvider | CardAcquirer>();
+  const providerNamed = (name: string): { provider: PaymentProvider | CardAcquirer; connector?: Connector } => {
+    if (name === 'simulated') {
+      const provider = built.get(name) ?? new SimulatedProvider(deps.db, deps.clock);
+      built.set(name, provider);
+      return { provider };
     }
-    return provider;
+    let provider = built.get(name) as ConnectedProvider | undefined;
+    if (!provider) {
+      const connector = connectorNamed(name, config, deps);
+      provider = connector.card ? new ConnectedAcquirer(connector, connector.card, deps.db, deps.clock) : new ConnectedProvider(connector, deps.db, deps.clock);
+      built.set(name, provider);
+    }
+    return { provider, connector: provider.connectorOf() };
   };
+  try {
+    return choose(config.providers, providerNamed);
+  } catch (error) {
+    // A refused configuration leaves no connection open behind it.
+    for (const provider of built.values()) if (provider instanceof ConnectedProvider) void provider.close();
+    throw error;
+  }
+}
+
+type Named = (name: string) => { provider: PaymentProvider | CardAcquirer; connector?: Connector };
+
+/** Each method's provider, checked against the capability the method needs. */
+function choose({ pix, boleto, card }: Config['providers'], providerNamed: Named): Providers {
   const providers: Providers = {};
-  const choose = (method: ChargeMethod, name: string) => {
-    if (name !== 'disabled') providers[method] = connector(name);
-  };
-  choose('PIX', config.providers.pix);
-  choose('CREDIT_CARD', config.providers.card);
-  choose('BOLETO', config.providers.boleto);
+  if (pix !== 'disabled') {
+    const { provider, connector } = providerNamed(pix);
+    if (connector && !connector.pix) throw new CapabilityNotSupported('PIX_PROVIDER', pix, 'register Pix charges');
+    providers.PIX = provider;
+  }
+  if (boleto !== 'disabled') {
+    const { provider, connector } = providerNamed(boleto);
+    if (connector && !connector.boleto) throw new CapabilityNotSupported('BOLETO_PROVIDER', boleto, 'register boletos');
+    providers.BOLETO = provider;
+  }
+  if (card !== 'disabled') {
+    const { provider } = providerNamed(card);
+    if (!('authorizeCard' in provider)) throw new CapabilityNotSupported('CARD_PROVIDER', card, 'authorize cards');
+    providers.CREDIT_CARD = provider;
+  }
   return providers;
 }
 

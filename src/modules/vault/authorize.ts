@@ -30,7 +30,7 @@ import { transact } from '../../db/transact.js';
 import { isDomainError, validationError, type DomainError } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Clock } from '../../lib/clock.js';
-import { methodUnavailable, ProviderUnavailable, type ChargeRecord, type PaymentProvider } from '../providers/index.js';
+import { methodUnavailable, ProviderUnavailable, type CardAcquirer, type ChargeRecord } from '../providers/index.js';
 import type { VaultSealers } from './master-key.js';
 import * as repo from './repo.js';
 import { hashToken } from './tokenize.js';
@@ -78,10 +78,10 @@ export class CardAuthorizer {
     private readonly clock: Clock,
     private readonly sealers: VaultSealers,
     /** The card provider; absent when cards are switched off (CARD_PROVIDER=disabled). */
-    private readonly provider: PaymentProvider | undefined,
+    private readonly provider: CardAcquirer | undefined,
   ) {}
 
-  private get acquirer(): PaymentProvider {
+  private get acquirer(): CardAcquirer {
     if (!this.provider) throw new Error('cards are switched off');
     return this.provider;
   }

@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import type { PaymentProvider } from '../providers/index.js';
+import type { CardAcquirer } from '../providers/index.js';
 import { CardAuthorizer } from './authorize.js';
 import { cardFingerprinter } from './card-fingerprint.js';
 import type { IntentTokenGate } from './intent-gate.js';
@@ -16,7 +16,7 @@ export interface VaultDeps extends TokenizeLimits {
   clock: Clock;
   newId: IdGenerator;
   /** The card provider (CARD_PROVIDER); absent when cards are switched off. */
-  acquirer: PaymentProvider | undefined;
+  acquirer: CardAcquirer | undefined;
   masterKey: Buffer;
   internalKey: Buffer;
   /** Whether the ticket's intent still waits for a card (answered by the payment-intents module). */

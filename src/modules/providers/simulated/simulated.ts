@@ -14,7 +14,7 @@ import {
   type CardAuthorization,
   type ChargeRecord,
   type ChargeRequest,
-  type PaymentProvider,
+  type CardAcquirer,
   type ReceivedPayment,
   type RefundRecord,
   type RefundRequest,
@@ -24,7 +24,7 @@ import { sandboxAuthorizationOfLast4 } from './sandbox-cards.js';
 
 const SILENT_AMOUNT_CENTS = 50_200;
 
-export class SimulatedProvider implements PaymentProvider {
+export class SimulatedProvider implements CardAcquirer {
   readonly name: string = 'simulated';
 
   constructor(
