@@ -156,8 +156,8 @@ const WEBHOOK_TEXTS: Record<string, string> = {
   'Standard Webhooks: send time, Unix seconds.': 'Standard Webhooks: horário do envio, em segundos Unix.',
   'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the bytes the secret decodes to after `whsec_`.':
     'Standard Webhooks: `v1,` e o HMAC-SHA256 em base64 de `<webhook-id>.<webhook-timestamp>.<corpo bruto>` com os bytes que o segredo decodifica depois de `whsec_` como chave.',
-  'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once.':
-    'Entregue: qualquer 2xx em até 10 segundos. Qualquer outra resposta é tentada de novo em produção (1 min, 5 min, 30 min, 2 h, 12 h); o sandbox envia uma vez.',
+  'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once.':
+    'Entregue: qualquer 2xx em até 10 segundos. Qualquer outra resposta é tentada de novo em produção (1 min, 5 min, 30 min, 2 h, 12 h, cada uma até um quinto mais tarde, ao acaso; um 429 ou 503 com Retry-After, em segundos ou uma data HTTP, é esperado, até 12 h); o sandbox envia uma vez.',
   ...Object.fromEntries(EVENTS.flatMap(([type, english, portuguese]) => [
     [`Event ${type}`, `Evento ${type}`],
     [`${english} ${SENT_EN(type)}`, `${portuguese} ${SENT(type)}`],

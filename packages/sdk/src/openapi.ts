@@ -6026,7 +6026,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6066,7 +6066,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6106,7 +6106,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6146,7 +6146,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6186,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;

@@ -17,7 +17,10 @@
  * Schedule: retries follow WEBHOOK_RETRY_SCHEDULE (config.ts), each delay
  * counted from the previous failure, then the delivery is FAILED; by default
  * production retries after 1 min, 5 min, 30 min, 2 h and 12 h and the sandbox
- * makes one attempt.
+ * makes one attempt. Each delay gets up to a fifth more at random (jitter,
+ * from the injected `random`, as the clock is injected), and a 429 or 503
+ * with Retry-After puts the retry off as asked within the schedule's bounds
+ * (rules.nextAttemptDelay).
  */
 import { request, type Dispatcher } from 'undici';
 import type { Db } from '../../db/database.js';
@@ -26,7 +29,7 @@ import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { deliveredBody, eventsByIds } from '../events/index.js';
 import * as repo from './repo.js';
-import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
+import { nextAttemptDelay, retryAfterMs, stateAfterAttempt } from './rules.js';
 import { signedHeaders } from './signature.js';
 import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
@@ -35,7 +38,8 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
 const MAX_ERROR_LENGTH = 200;
 
-export type SendResult = { statusCode: number } | { error: string };
+/** A receiver's answer (with its Retry-After header, as sent, when it gave one), or why none came. */
+export type SendResult = { statusCode: number; retryAfter?: string } | { error: string };
 
 export interface Sender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
@@ -58,7 +62,9 @@ export function httpSender(opts: HttpSenderOptions): Sender {
         assertPublicTarget(new URL(url), { allowLoopback: opts.allowLoopback });
         const response = await request(url, { method: 'POST', headers, body, dispatcher, signal: AbortSignal.timeout(timeoutMs) });
         await response.body.dump();
-        return { statusCode: response.statusCode };
+        const retryAfter = response.headers['retry-after'];
+        const first = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
+        return first === undefined ? { statusCode: response.statusCode } : { statusCode: response.statusCode, retryAfter: first };
       } catch (err) {
         const e = err as Error & { code?: string };
         const reason = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'
@@ -78,6 +84,8 @@ export interface DeliveryDeps {
   /** Delays before each retry (config WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
   retryDelaysMs: readonly number[];
   sender: Sender;
+  /** A number in [0, 1) per failed attempt, for the retry's jitter (Math.random; tests inject their own). */
+  random: () => number;
 }
 
 interface Claimed extends repo.ClaimedDelivery {
@@ -236,7 +244,7 @@ export class DeliveryWorker {
 
   /** Sends one claimed delivery; never throws (a failed request is an outcome). */
   private async send(d: Claimed): Promise<Outcome> {
-    const { clock, sealer, sender, newId, retryDelaysMs } = this.deps;
+    const { clock, sealer, sender, newId, retryDelaysMs, random } = this.deps;
     const attempt = d.attempts + 1;
     const sentAt = clock.now();
     const timestamp = Math.floor(sentAt.getTime() / 1000);
@@ -256,7 +264,14 @@ export class DeliveryWorker {
     const durationMs = Math.round(performance.now() - started);
     const succeeded = 'statusCode' in result && result.statusCode >= 200 && result.statusCode < 300;
     const finishedAt = clock.now();
-    const delay = succeeded ? undefined : nextAttemptDelay(retryDelaysMs, attempt);
+    const delay = succeeded
+      ? undefined
+      : nextAttemptDelay({
+          retryDelaysMs,
+          attempt,
+          random: random(),
+          retryAfterMs: 'statusCode' in result ? retryAfterMs(result.statusCode, result.retryAfter, finishedAt) : undefined,
+        });
     return {
       deliveryId: d.id,
       claimedAttempts: d.attempts,

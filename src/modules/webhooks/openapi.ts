@@ -58,7 +58,7 @@ export function webhookDocs(): Record<string, unknown> {
           },
         },
         responses: {
-          '2XX': { description: 'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once.' },
+          '2XX': { description: 'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once.' },
         },
       },
     };
