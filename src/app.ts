@@ -129,6 +129,8 @@ export function buildServices(deps: AppDeps): Services {
       retryDelaysMs: config.webhookRetryScheduleMs,
       sender: deps.sender ?? httpSender({ allowLoopback }),
       random: deps.random ?? Math.random,
+      disableAfterMs: config.webhookDisableAfterMs,
+      outbox,
     }),
     incomingPayments: new IncomingPayments({
       db,

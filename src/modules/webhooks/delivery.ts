@@ -21,13 +21,21 @@
  * from the injected `random`, as the clock is injected), and a 429 or 503
  * with Retry-After puts the retry off as asked within the schedule's bounds
  * (rules.nextAttemptDelay).
+ *
+ * Disabling: the transaction that records a batch of outcomes also follows
+ * each registration's run of failures (repo.trackFailures); one whose
+ * deliveries have all failed for WEBHOOK_DISABLE_AFTER is disabled there,
+ * its pending deliveries are HELD (left out of the claim) and the seller's
+ * event log gets `webhook.disabled`, delivered to the other registrations
+ * that selected it. POST /v2/webhooks/{id}/enable (service.ts) makes what
+ * was held due again.
  */
 import { request, type Dispatcher } from 'undici';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { deliveredBody, eventsByIds } from '../events/index.js';
+import { deliveredBody, eventsByIds, type Outbox } from '../events/index.js';
 import * as repo from './repo.js';
 import { nextAttemptDelay, retryAfterMs, stateAfterAttempt } from './rules.js';
 import { signedHeaders } from './signature.js';
@@ -86,6 +94,10 @@ export interface DeliveryDeps {
   sender: Sender;
   /** A number in [0, 1) per failed attempt, for the retry's jitter (Math.random; tests inject their own). */
   random: () => number;
+  /** A registration whose deliveries have all failed this long is disabled (config WEBHOOK_DISABLE_AFTER). */
+  disableAfterMs: number;
+  /** Writes webhook.disabled in the transaction that disables (the events module's outbox). */
+  outbox: Pick<Outbox, 'recordWebhookEvent'>;
 }
 
 interface Claimed extends repo.ClaimedDelivery {
@@ -293,11 +305,39 @@ export class DeliveryWorker {
     };
   }
 
-  /** Records outcomes in one transaction (repo.settleAttempts: two statements for the whole batch). */
+  /**
+   * Records outcomes in one transaction (repo.settleAttempts: two statements
+   * for the whole batch, and one more following the registrations' failures);
+   * a registration that failed long enough is disabled in it.
+   */
   private async record(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.deps.db.transaction().execute((trx) => repo.settleAttempts(trx, outcomes));
+    const { db, disableAfterMs, outbox } = this.deps;
+    await db.transaction().execute(async (trx) => {
+      const recorded = await repo.settleAttempts(trx, outcomes);
+      const disabled = await repo.trackFailures(trx, byWebhook(outcomes.filter((o) => recorded.has(o.deliveryId))), disableAfterMs);
+      if (disabled.length === 0) return;
+      await repo.holdDeliveries(trx, disabled.map((w) => w.id), disabled[0]!.disabled_at!);
+      for (const w of disabled) {
+        const at = w.disabled_at!;
+        const snapshot = { id: w.id, url: w.url, status: 'disabled' as const, ...(w.failing_since ? { failingSince: w.failing_since.toISOString() } : {}), disabledAt: at.toISOString() };
+        await outbox.recordWebhookEvent(trx, at, 'webhook.disabled', w.company_id, snapshot);
+      }
+    });
   }
+}
+
+/** The batch's outcomes per registration: any success counts (the receiver answers), else its latest failure's time. */
+function byWebhook(outcomes: Outcome[]): repo.WebhookOutcome[] {
+  const out = new Map<string, repo.WebhookOutcome>();
+  for (const o of outcomes) {
+    const webhookId = o.attempt.webhook_id;
+    const ok = o.attempt.succeeded === true;
+    const seen = out.get(webhookId);
+    if (!seen) out.set(webhookId, { webhookId, ok, at: o.next.at });
+    else out.set(webhookId, { webhookId, ok: seen.ok || ok, at: o.next.at > seen.at ? o.next.at : seen.at });
+  }
+  return [...out.values()];
 }
 
 type Outcome = repo.AttemptOutcome;

@@ -11,6 +11,8 @@ const SENT_WHEN: Record<EventType, string> = {
   'transaction.canceled': 'The transaction was canceled, refused, expired or charged back.',
   'refund.succeeded': 'A refund gave the money back; `data.refund` is the refund.',
   'refund.failed': 'The provider refused a refund; `data.refund.failureReason` says why.',
+  'webhook.disabled':
+    'A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable.',
 };
 
 const header = (name: string, description: string, schema: object = { type: 'string' }) => ({ in: 'header', name, required: true, description, schema });
