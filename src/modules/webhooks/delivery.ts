@@ -30,59 +30,18 @@
  * that selected it. POST /v2/webhooks/{id}/enable (service.ts) makes what
  * was held due again.
  */
-import { request, type Dispatcher } from 'undici';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { deliveredBody, eventsByIds, type Outbox } from '../events/index.js';
 import * as repo from './repo.js';
-import { nextAttemptDelay, retryAfterMs, stateAfterAttempt } from './rules.js';
+import { nextAttemptDelay, outcomesByWebhook, retryAfterMs, stateAfterAttempt } from './rules.js';
+import { DELIVERY_TIMEOUT_MS, MAX_ERROR_LENGTH, type Sender, type SendResult } from './sender.js';
 import { signedHeaders } from './signature.js';
-import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
-const DELIVERY_TIMEOUT_MS = 10_000;
-/** Longer than the timeout, so a live worker always finishes inside its lease. */
+/** Longer than the request timeout, so a live worker always finishes inside its lease. */
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
-const MAX_ERROR_LENGTH = 200;
-
-/** A receiver's answer (with its Retry-After header, as sent, when it gave one), or why none came. */
-export type SendResult = { statusCode: number; retryAfter?: string } | { error: string };
-
-export interface Sender {
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
-}
-
-export interface HttpSenderOptions {
-  allowLoopback: boolean;
-  /** Gives up on a receiver after this long; DELIVERY_TIMEOUT_MS unless given. */
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-}
-
-/** The real sender: undici over the guarded dispatcher; the response body is read and discarded. */
-export function httpSender(opts: HttpSenderOptions): Sender {
-  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const dispatcher = opts.dispatcher ?? createGuardedDispatcher({ allowLoopback: opts.allowLoopback, timeoutMs });
-  return {
-    async send(url, headers, body) {
-      try {
-        assertPublicTarget(new URL(url), { allowLoopback: opts.allowLoopback });
-        const response = await request(url, { method: 'POST', headers, body, dispatcher, signal: AbortSignal.timeout(timeoutMs) });
-        await response.body.dump();
-        const retryAfter = response.headers['retry-after'];
-        const first = Array.isArray(retryAfter) ? retryAfter[0] : retryAfter;
-        return first === undefined ? { statusCode: response.statusCode } : { statusCode: response.statusCode, retryAfter: first };
-      } catch (err) {
-        const e = err as Error & { code?: string };
-        const reason = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'
-          ? `timeout after ${timeoutMs} ms`
-          : `${e.code ?? e.name}: ${e.message}`;
-        return { error: reason.slice(0, MAX_ERROR_LENGTH) };
-      }
-    },
-  };
-}
 
 export interface DeliveryDeps {
   db: Db;
@@ -315,7 +274,7 @@ export class DeliveryWorker {
     const { db, disableAfterMs, outbox } = this.deps;
     await db.transaction().execute(async (trx) => {
       const recorded = await repo.settleAttempts(trx, outcomes);
-      const disabled = await repo.trackFailures(trx, byWebhook(outcomes.filter((o) => recorded.has(o.deliveryId))), disableAfterMs);
+      const disabled = await repo.trackFailures(trx, outcomesByWebhook(outcomes.filter((o) => recorded.has(o.deliveryId))), disableAfterMs);
       if (disabled.length === 0) return;
       await repo.holdDeliveries(trx, disabled.map((w) => w.id), disabled[0]!.disabled_at!);
       for (const w of disabled) {
@@ -325,19 +284,6 @@ export class DeliveryWorker {
       }
     });
   }
-}
-
-/** The batch's outcomes per registration: any success counts (the receiver answers), else its latest failure's time. */
-function byWebhook(outcomes: Outcome[]): repo.WebhookOutcome[] {
-  const out = new Map<string, repo.WebhookOutcome>();
-  for (const o of outcomes) {
-    const webhookId = o.attempt.webhook_id;
-    const ok = o.attempt.succeeded === true;
-    const seen = out.get(webhookId);
-    if (!seen) out.set(webhookId, { webhookId, ok, at: o.next.at });
-    else out.set(webhookId, { webhookId, ok: seen.ok || ok, at: o.next.at > seen.at ? o.next.at : seen.at });
-  }
-  return [...out.values()];
 }
 
 type Outcome = repo.AttemptOutcome;

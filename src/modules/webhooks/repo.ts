@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { InsertFragment } from '../../db/one-statement.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
+import type { WebhookOutcome } from './rules.js';
 
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
@@ -104,12 +105,6 @@ export async function enable(ex: Db, companyId: string, id: string, at: Date): P
   return row;
 }
 
-/** How a batch of outcomes went for one registration: `ok` if any delivery to it succeeded; the batch's latest time. */
-export interface WebhookOutcome {
-  webhookId: string;
-  ok: boolean;
-  at: Date;
-}
 
 /**
  * Follows each registration's run of failures and disables those failing for

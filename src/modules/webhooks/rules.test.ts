@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nextAttemptDelay, retryAfterMs, RETRY_JITTER } from './rules.js';
+import { nextAttemptDelay, outcomesByWebhook, retryAfterMs, RETRY_JITTER } from './rules.js';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -40,4 +40,14 @@ test('Retry-After is read on 429 and 503 only, as seconds or an HTTP date, and n
   for (const bad of ['', '-5', '1.5', '12e3', '99999999999', 'soon', '2026-11-21T15:00:00Z', 'Sat, 21 Nov 2026 11:00:00 GMT', `Sat, 21 Nov 2026 15:00:00 GMT${' '.repeat(60)}`]) {
     assert.equal(retryAfterMs(429, bad, NOW), undefined, JSON.stringify(bad));
   }
+});
+
+test("a batch's attempts per registration: any success makes it answering; else its latest failure's time", () => {
+  const at = (s: number) => new Date(NOW.getTime() + s * 1000);
+  const attempt = (webhook_id: string, succeeded: boolean, s: number) => ({ attempt: { webhook_id, succeeded }, next: { at: at(s) } });
+  assert.deepEqual(outcomesByWebhook([attempt('w1', false, 2), attempt('w2', false, 1), attempt('w1', true, 1), attempt('w2', false, 3), attempt('w1', false, 0)]), [
+    { webhookId: 'w1', ok: true, at: at(2) },
+    { webhookId: 'w2', ok: false, at: at(3) },
+  ]);
+  assert.deepEqual(outcomesByWebhook([]), []);
 });

@@ -68,3 +68,22 @@ export function stateAfterAttempt(succeeded: boolean, retryDelay: number | undef
   if (succeeded) return 'SUCCEEDED';
   return retryDelay !== undefined ? 'PENDING' : 'FAILED';
 }
+
+/** How a batch of attempts went for one registration: `ok` if any succeeded (the receiver answers), else its latest failure's time. */
+export interface WebhookOutcome {
+  webhookId: string;
+  ok: boolean;
+  at: Date;
+}
+
+/** A batch of recorded attempts per registration (repo.trackFailures follows each one's run of failures). */
+export function outcomesByWebhook(outcomes: readonly { attempt: { webhook_id: string; succeeded: boolean }; next: { at: Date } }[]): WebhookOutcome[] {
+  const out = new Map<string, WebhookOutcome>();
+  for (const o of outcomes) {
+    const webhookId = o.attempt.webhook_id;
+    const seen = out.get(webhookId);
+    const ok = o.attempt.succeeded || (seen?.ok ?? false);
+    out.set(webhookId, { webhookId, ok, at: seen && seen.at > o.next.at ? seen.at : o.next.at });
+  }
+  return [...out.values()];
+}
