@@ -60,6 +60,8 @@ export interface AppDeps {
   resolve?: Resolver;
   /** Sends webhook deliveries (tests may inject one). */
   sender?: Sender;
+  /** Randomness of webhook retries' jitter, a number in [0, 1); Math.random unless a test injects its own. */
+  random?: () => number;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
   /** scrypt's parameters for dashboard passwords: OWASP's unless the test kit passes cheaper ones (never from the environment). */
@@ -126,6 +128,9 @@ export function buildServices(deps: AppDeps): Services {
       sealer,
       retryDelaysMs: config.webhookRetryScheduleMs,
       sender: deps.sender ?? httpSender({ allowLoopback }),
+      random: deps.random ?? Math.random,
+      disableAfterMs: config.webhookDisableAfterMs,
+      outbox,
     }),
     incomingPayments: new IncomingPayments({
       db,

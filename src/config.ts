@@ -70,6 +70,8 @@ export interface Config {
   webhookAllowLoopback: boolean;
   /** Delays before each webhook retry, counted from the failed attempt (WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
   webhookRetryScheduleMs: readonly number[];
+  /** A registration whose deliveries have all failed for this long is disabled (WEBHOOK_DISABLE_AFTER, default 5 days). */
+  webhookDisableAfterMs: number;
   /** 32-byte key (base64) sealing webhook secrets at rest; unset in the sandbox: generated into DATA_DIR. */
   webhookSecretsKey: Buffer | undefined;
   /** 32 bytes: encrypts the vault's private keys and card data; read only by the vault (see ConfigReader). Unset outside production: generated into DATA_DIR. */
@@ -222,6 +224,20 @@ function parseRetrySchedule(name: string, raw: string): number[] {
   });
 }
 
+/** As Svix: a registration whose deliveries have all failed for 5 days is disabled. */
+const DEFAULT_WEBHOOK_DISABLE_AFTER = '5d';
+const MAX_WEBHOOK_DISABLE_AFTER_MS = 90 * DURATION_UNITS_MS.d!;
+
+/** One duration of 1 h to 90 d (units s, m, h, d): how long a registration may fail before it is disabled. */
+function parseDisableAfter(name: string, raw: string): number {
+  const match = /^(\d+)([smhd])$/.exec(raw.trim());
+  const ms = match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : NaN;
+  if (!(ms >= DURATION_UNITS_MS.h! && ms <= MAX_WEBHOOK_DISABLE_AFTER_MS)) {
+    throw new ConfigError(name, `must be one duration of 1h to 90d such as ${DEFAULT_WEBHOOK_DISABLE_AFTER} (units s, m, h, d), got "${raw}"`);
+  }
+  return ms;
+}
+
 /** A comma-separated list of IP addresses and CIDR ranges (10.0.0.0/8, ::1). */
 function proxyAddresses(env: Record<string, string | undefined>, name: string): string[] | false {
   const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -319,6 +335,7 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
   }
   const retrySchedule = env.WEBHOOK_RETRY_SCHEDULE || (svcEnv === 'production' ? DEFAULT_WEBHOOK_RETRY_SCHEDULE : 'none');
   const webhookRetryScheduleMs = parseRetrySchedule('WEBHOOK_RETRY_SCHEDULE', retrySchedule);
+  const webhookDisableAfterMs = parseDisableAfter('WEBHOOK_DISABLE_AFTER', env.WEBHOOK_DISABLE_AFTER || DEFAULT_WEBHOOK_DISABLE_AFTER);
   const webhookSecretsKey = base64Key(env, 'WEBHOOK_SECRETS_KEY');
   const internalKey = base64Key(env, 'INTERNAL_KEY');
   if (svcEnv === 'production') {
@@ -358,6 +375,7 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
     webhookAllowLoopback,
     webhookRetryScheduleMs,
+    webhookDisableAfterMs,
     webhookSecretsKey,
     vaultMasterKey,
     internalKey,

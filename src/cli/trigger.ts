@@ -5,7 +5,8 @@
  * (transaction.created); then the sandbox pay route (transaction.paid), the
  * sandbox fail route (transaction.canceled) or a full refund of the paid
  * sale (refund.succeeded, and transaction.canceled after it). The sandbox
- * provider accepts every refund, so refund.failed cannot be triggered.
+ * provider accepts every refund, so refund.failed cannot be triggered, nor
+ * webhook.disabled, which takes days of failed deliveries.
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
@@ -43,6 +44,12 @@ const FLOWS: Partial<Record<EventType, Step[]>> = {
   ],
 };
 
+/** Why an event type has no flow. */
+const UNTRIGGERABLE: Partial<Record<EventType, string>> = {
+  'refund.failed': 'the sandbox provider accepts every refund',
+  'webhook.disabled': 'a registration is disabled after its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default)',
+};
+
 export async function trigger(argv: string[], env: NodeJS.ProcessEnv, print: (line: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -58,7 +65,7 @@ export async function trigger(argv: string[], env: NodeJS.ProcessEnv, print: (li
   if (!type || positionals.length > 1) throw new ClientUsageError('give one event type');
   if (!(EVENT_TYPES as readonly string[]).includes(type)) throw new ClientUsageError(`unknown event type: ${type}`);
   const steps = FLOWS[type];
-  if (!steps) throw new ClientUsageError(`${type} cannot be triggered: the sandbox provider accepts every refund`);
+  if (!steps) throw new ClientUsageError(`${type} cannot be triggered: ${UNTRIGGERABLE[type] ?? 'no sandbox flow makes it'}`);
   const api = apiTarget(values, env);
 
   const intent = await callApi<{ id: string; transaction: { id: string } }>(api, 'POST', '/v2/payment-intents', {

@@ -167,7 +167,8 @@ interface EventsTable {
   id: string;
   company_id: string;
   type: string;
-  transaction_id: string;
+  /** NULL for an event about something else than a transaction (webhook.disabled). */
+  transaction_id: string | null;
   /** The event body exactly as delivered: {id, type, createdAt, data}. */
   body: string;
   created_at: Timestamp;
@@ -184,6 +185,10 @@ export interface WebhooksTable {
   active: boolean;
   created_at: Timestamp;
   deleted_at: Timestamp | null;
+  /** The first failed attempt since the last success; NULL while deliveries succeed. */
+  failing_since: Timestamp | null;
+  /** When the registration was disabled for failing WEBHOOK_DISABLE_AFTER; NULL: enabled. */
+  disabled_at: Timestamp | null;
 }
 
 /** One row per (event, registration): the unit that is retried. */
@@ -192,7 +197,8 @@ export interface WebhookDeliveriesTable {
   company_id: string;
   webhook_id: string;
   event_id: string;
-  state: 'PENDING' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
+  /** HELD: waiting for its disabled registration to be enabled again (shown as PENDING). */
+  state: 'PENDING' | 'HELD' | 'SUCCEEDED' | 'FAILED' | 'CANCELED';
   attempts: number;
   next_attempt_at: Timestamp;
   /** Lease of the worker sending it; a crashed worker's lease runs out and another takes the delivery. */

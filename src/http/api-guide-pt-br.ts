@@ -81,8 +81,10 @@ ${REFUND_EXAMPLE}
 **Webhooks.** Os cadastros recebem \`transaction.created\`, \`transaction.paid\`, \`transaction.canceled\`, \`refund.succeeded\` e
 \`refund.failed\` (cujo \`data\` traz \`refund\` e \`transaction\`), assinados com \`X-Svc-Signature: v1=<hex>\`, o HMAC-SHA256
 de \`<X-Svc-Timestamp>.<corpo bruto>\` com o segredo do cadastro. Em produção há novas tentativas após 1 min, 5 min, 30 min,
-2 h e 12 h; o sandbox envia uma vez. \`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\` e \`POST /v2/events/{id}/resend\`
-ajudam a depurar um endpoint.
+2 h e 12 h, cada uma até um quinto mais tarde, ao acaso, e mais tarde ainda quando um 429 ou 503 pede com \`Retry-After\` (até
+12 h); o sandbox envia uma vez. Um cadastro cujas entregas falharam todas por 5 dias é desativado (\`status: disabled\`, um
+evento \`webhook.disabled\` cujo \`data\` traz \`webhook\`); \`POST /v2/webhooks/{id}/enable\` envia o que aguardava.
+\`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\` e \`POST /v2/events/{id}/resend\` ajudam a depurar um endpoint.
 
 **Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marca uma transação PENDING como PAID; \`…/fail\` a cancela;
 \`…/settle\` paga na hora os recebíveis de uma transação PAID; \`…/chargeback\` simula um chargeback de uma transação de

@@ -88,8 +88,10 @@ ${REFUND_EXAMPLE}
 **Webhooks.** Registrations receive \`transaction.created\`, \`transaction.paid\`, \`transaction.canceled\`, \`refund.succeeded\` and
 \`refund.failed\` (whose \`data\` carries \`refund\` and \`transaction\`), signed with
 \`X-Svc-Signature: v1=<hex>\`, the HMAC-SHA256 of \`<X-Svc-Timestamp>.<raw body>\` under the registration's secret. Production
-retries after 1 min, 5 min, 30 min, 2 h and 12 h; the sandbox sends once. \`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\`
-and \`POST /v2/events/{id}/resend\` help debugging an endpoint.
+retries after 1 min, 5 min, 30 min, 2 h and 12 h, each up to a fifth later at random, later still when a 429 or 503 asks so with
+\`Retry-After\` (up to 12 h); the sandbox sends once. A registration whose deliveries all failed for 5 days is disabled
+(\`status: disabled\`, a \`webhook.disabled\` event whose \`data\` carries \`webhook\`); \`POST /v2/webhooks/{id}/enable\` sends what
+waited. \`GET /v2/events\`, \`GET /v2/webhooks/{id}/deliveries\` and \`POST /v2/events/{id}/resend\` help debugging an endpoint.
 
 **Sandbox.** \`POST /v2/sandbox/transactions/{id}/pay\` marks a PENDING transaction PAID; \`…/fail\` cancels it; \`…/settle\` pays
 a PAID transaction's receivables at once; \`…/chargeback\` plays a chargeback of a PAID card transaction (CANCELED with

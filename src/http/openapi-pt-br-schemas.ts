@@ -61,6 +61,10 @@ export const SCHEMA_TEXTS: Record<string, string> = {
   "the provider's reason, on a FAILED refund": 'o motivo do provedor, num reembolso FAILED',
   'default: all that is left to refund': 'padrão: tudo o que resta a reembolsar',
   'whsec_…; shown only in this response': 'whsec_…; aparece só nesta resposta',
+  'disabled: its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default); they wait until POST /v2/webhooks/{id}/enable':
+    'disabled: suas entregas falharam todas por WEBHOOK_DISABLE_AFTER (5 dias por padrão); elas aguardam até POST /v2/webhooks/{id}/enable',
+  'An event: its type says which data it carries': 'Um evento: seu tipo diz quais dados ele traz',
+  'The registration: failingSince is its first failed attempt since the last success': 'O cadastro: failingSince é sua primeira tentativa falha desde o último sucesso',
   'https URL of a public host': 'URL https de um host público',
   'dlv_ id, as POST /v2/events/{id}/resend answers it': 'id dlv_, como POST /v2/events/{id}/resend o responde',
   'the number of the latest attempt (0: not sent yet); its outcome follows': 'o número da última tentativa (0: ainda não enviada); o resultado dela vem a seguir',

@@ -51,6 +51,11 @@ const EVENTS: Array<[string, string, string]> = [
   ['transaction.canceled', 'The transaction was canceled, refused, expired or charged back.', 'A transação foi cancelada, recusada, expirou ou sofreu chargeback.'],
   ['refund.succeeded', 'A refund gave the money back; `data.refund` is the refund.', 'Um reembolso devolveu o dinheiro; `data.refund` é o reembolso.'],
   ['refund.failed', 'The provider refused a refund; `data.refund.failureReason` says why.', 'O provedor recusou um reembolso; `data.refund.failureReason` diz por quê.'],
+  [
+    'webhook.disabled',
+    'A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable.',
+    'Um cadastro cujas entregas falharam todas por WEBHOOK_DISABLE_AFTER (5 dias por padrão) foi desativado; `data.webhook` o identifica. Suas entregas aguardam até POST /v2/webhooks/{id}/enable.',
+  ],
 ];
 
 const TEXTS: Record<string, string> = {
@@ -95,6 +100,7 @@ const TEXTS: Record<string, string> = {
   'List active webhook registrations': 'Listar os cadastros de webhook ativos',
   'Get a webhook registration': 'Consultar um cadastro de webhook',
   'Delete a webhook registration (its pending deliveries stop)': 'Excluir um cadastro de webhook (suas entregas pendentes param)',
+  'Enable a disabled webhook registration again (what waited for it is sent at once)': 'Reativar um cadastro de webhook desativado (o que aguardava por ele é enviado na hora)',
   'Every delivery to a registration, newest first, with its attempts': 'Cada entrega a um cadastro, as mais novas primeiro, com suas tentativas',
   'List events, newest first (with after: the later ones, oldest first)': 'Listar eventos, os mais novos primeiro (com after: os seguintes, os mais antigos primeiro)',
   'Get an event exactly as delivered': 'Consultar um evento exatamente como foi entregue',
@@ -156,8 +162,8 @@ const WEBHOOK_TEXTS: Record<string, string> = {
   'Standard Webhooks: send time, Unix seconds.': 'Standard Webhooks: horário do envio, em segundos Unix.',
   'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the bytes the secret decodes to after `whsec_`.':
     'Standard Webhooks: `v1,` e o HMAC-SHA256 em base64 de `<webhook-id>.<webhook-timestamp>.<corpo bruto>` com os bytes que o segredo decodifica depois de `whsec_` como chave.',
-  'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once.':
-    'Entregue: qualquer 2xx em até 10 segundos. Qualquer outra resposta é tentada de novo em produção (1 min, 5 min, 30 min, 2 h, 12 h); o sandbox envia uma vez.',
+  'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once.':
+    'Entregue: qualquer 2xx em até 10 segundos. Qualquer outra resposta é tentada de novo em produção (1 min, 5 min, 30 min, 2 h, 12 h, cada uma até um quinto mais tarde, ao acaso; um 429 ou 503 com Retry-After, em segundos ou uma data HTTP, é esperado, até 12 h); o sandbox envia uma vez.',
   ...Object.fromEntries(EVENTS.flatMap(([type, english, portuguese]) => [
     [`Event ${type}`, `Evento ${type}`],
     [`${english} ${SENT_EN(type)}`, `${portuguese} ${SENT(type)}`],

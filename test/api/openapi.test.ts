@@ -79,7 +79,7 @@ const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'
 function expectedSuccess(method: string, path: string): string {
   if (method === 'get') return '200';
   if (method === 'delete') return '204';
-  if (path.startsWith('/v2/sandbox/') || path.endsWith('/cancel')) return '200';
+  if (path.startsWith('/v2/sandbox/') || path.endsWith('/cancel') || path.endsWith('/enable')) return '200';
   if (path.endsWith('/resend')) return '202';
   return '201';
 }

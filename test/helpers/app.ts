@@ -49,6 +49,8 @@ export interface TestAppOptions {
   resolve?: Resolver;
   /** Webhook sender (default: real HTTP through the guarded dispatcher). */
   sender?: Sender;
+  /** Randomness of webhook retries' jitter (default: always 0, so retries come exactly on the schedule, as the manual clock reads it). */
+  random?: () => number;
 }
 
 /** scrypt at N = 2^10: the same code path as OWASP's 2^17, a hundred times cheaper. */
@@ -101,6 +103,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
+    random: opts.random ?? (() => 0),
   };
   const services = buildServices(deps);
   const app = await buildApp(deps, services);

@@ -133,6 +133,11 @@ class Webhooks extends Resource {
     return this.call<Result<'/v2/webhooks/{id}', 'delete'>>({ method: 'DELETE', path: `/v2/webhooks/${seg(id)}` }, opts);
   }
 
+  /** POST /v2/webhooks/{id}/enable: a registration disabled for failing is enabled again; what waited for it is sent. */
+  enable(id: string, opts?: RequestOptions) {
+    return this.call<Result<'/v2/webhooks/{id}/enable', 'post'>>({ method: 'POST', path: `/v2/webhooks/${seg(id)}/enable` }, opts);
+  }
+
   /** GET /v2/webhooks/{id}/deliveries: every delivery attempt, newest first. */
   deliveries(id: string, query?: Query<'/v2/webhooks/{id}/deliveries', 'get'>, opts?: RequestOptions) {
     return this.paged<'/v2/webhooks/{id}/deliveries'>(`/v2/webhooks/${seg(id)}/deliveries`, query, opts);

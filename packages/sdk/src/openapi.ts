@@ -339,6 +339,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enable a disabled webhook registration again (what waited for it is sent at once) */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhooks/{id}/deliveries": {
         parameters: {
             query?: never;
@@ -574,6 +591,26 @@ export interface webhooks {
          * @description The provider refused a refund; `data.refund.failureReason` says why. Sent as a POST to each active registration that selected `refund.failed`; the same event may arrive more than once and in any order.
          */
         post: operations["refundFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.disabled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event webhook.disabled
+         * @description A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable. Sent as a POST to each active registration that selected `webhook.disabled`; the same event may arrive more than once and in any order.
+         */
+        post: operations["webhookDisabledWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1107,9 +1144,19 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
             description?: string;
             active: boolean;
+            /**
+             * @description disabled: its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default); they wait until POST /v2/webhooks/{id}/enable
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            disabledAt?: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -1131,7 +1178,7 @@ export interface components {
         CreateWebhookRequest: {
             /** @description https URL of a public host */
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
             description?: string;
         };
         WebhookList: {
@@ -1140,9 +1187,19 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
             description?: string;
             active: boolean;
+            /**
+             * @description disabled: its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default); they wait until POST /v2/webhooks/{id}/enable
+             * @enum {string}
+             */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            disabledAt?: string;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds
@@ -1202,7 +1259,9 @@ export interface components {
             /** @description more items after the last one: ask again with startingAfter = its id */
             hasMore: boolean;
         };
-        Event: {
+        /** @description An event: its type says which data it carries */
+        Event: components["schemas"]["TransactionEvent"] | components["schemas"]["WebhookEvent"];
+        TransactionEvent: {
             id: string;
             /** @enum {string} */
             type: "transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed";
@@ -1215,6 +1274,36 @@ export interface components {
                 refund?: components["schemas"]["Refund"];
                 transaction: components["schemas"]["Transaction"];
             };
+        };
+        WebhookEvent: {
+            id: string;
+            /** @enum {string} */
+            type: "webhook.disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            data: {
+                webhook: components["schemas"]["EventWebhook"];
+            };
+        };
+        /** @description The registration: failingSince is its first failed attempt since the last success */
+        EventWebhook: {
+            id: string;
+            url: string;
+            /** @enum {string} */
+            status: "enabled" | "disabled";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            failingSince?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            disabledAt?: string;
         };
         EventResend: {
             eventId: string;
@@ -4648,6 +4737,199 @@ export interface operations {
             };
         };
     };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional. Same key, route and body within 24 hours: the first response is replayed (Idempotent-Replayed: true) and nothing runs twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the webhook */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description VALIDATION_ERROR: invalid input; `details` names each field */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "VALIDATION_ERROR";
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: API key missing, invalid, revoked or of the other environment */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "UNAUTHORIZED";
+                    };
+                };
+            };
+            /** @description FORBIDDEN: the key lacks the scope of this operation */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "FORBIDDEN";
+                    };
+                };
+            };
+            /** @description NOT_FOUND: no such resource for this company */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "NOT_FOUND";
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running; retry shortly */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_IN_USE";
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: the body is larger than the limit */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "PAYLOAD_TOO_LARGE";
+                    };
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: this Idempotency-Key was used with another route or body */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "IDEMPOTENCY_KEY_REUSED";
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many requests; wait Retry-After seconds */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "RATE_LIMITED";
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: an unexpected failure (logged with the request id) */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "INTERNAL_ERROR";
+                    };
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE: the database is unreachable; wait Retry-After seconds */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        /** @enum {string} */
+                        code: "SERVICE_UNAVAILABLE";
+                    };
+                };
+            };
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -4797,7 +5079,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                type?: "transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed";
+                type?: "transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled";
                 /** @description the events that came after this one, oldest first (a feed to follow, as svc listen does); not with startingAfter */
                 after?: string;
             };
@@ -4932,7 +5214,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK: the event */
+            /** @description OK: An event: its type says which data it carries */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6026,7 +6308,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6066,7 +6348,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6106,7 +6388,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6146,7 +6428,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;
@@ -6186,7 +6468,47 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once. */
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookDisabledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_…); the same on every attempt: use it to drop repeats. */
+                "X-Svc-Event-Id": string;
+                /** @description The event type. */
+                "X-Svc-Event": string;
+                /** @description Send time, Unix seconds; reject a delivery more than 300 s away from your clock. */
+                "X-Svc-Timestamp": string;
+                /** @description `v1=` and the lowercase hex HMAC-SHA256 of `<X-Svc-Timestamp>.<raw body>` keyed with the whole registration secret (`whsec_…`); compare in constant time. */
+                "X-Svc-Signature": string;
+                /** @description Standard Webhooks: the event id, as X-Svc-Event-Id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: send time, Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the bytes the secret decodes to after `whsec_`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @enum {string} */
+                    type?: "webhook.disabled";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
             "2XX": {
                 headers: {
                     [name: string]: unknown;

@@ -21,6 +21,7 @@ import * as m014 from './014-vault-card-retention.js';
 import * as m015 from './015-users.js';
 import * as m016 from './016-transaction-search.js';
 import * as m017 from './017-api-key-name-and-last-use.js';
+import * as m018 from './018-webhook-disabling.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '015-users': m015,
   '016-transaction-search': m016,
   '017-api-key-name-and-last-use': m017,
+  '018-webhook-disabling': m018,
 };

@@ -16,7 +16,7 @@ import { builderOf, type InsertFragment } from '../../db/one-statement.js';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import * as repo from './repo.js';
-import { eventBody, type EventType, type TransactionSnapshot } from './rules.js';
+import { eventBody, webhookEventBody, type TransactionSnapshotEventType, type TransactionSnapshot, type WebhookEventType, type WebhookSnapshot } from './rules.js';
 
 /** An event as the fan-out needs it. */
 export interface RecordedEvent {
@@ -44,16 +44,24 @@ export class Outbox {
   constructor(private readonly deps: { newId: IdGenerator; fanOut: DeliveryFanOut }) {}
 
   /** Writes the event and its deliveries in `trx`; returns the event id. A refund event also carries the refund. */
-  async record(trx: Transaction<Database>, at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
+  async record(trx: Transaction<Database>, at: Date, type: TransactionSnapshotEventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
     const id = this.deps.newId('evt');
     for (const fragment of this.recordQueries(at, type, transaction, refund, id)) await builderOf(fragment)(trx).execute();
     return id;
   }
 
   /** The INSERTs of the event and of its deliveries, unexecuted, for a larger statement (db/one-statement.ts). */
-  recordQueries(at: Date, type: EventType, transaction: TransactionSnapshot, refund?: object, id = this.deps.newId('evt')): InsertFragment[] {
+  recordQueries(at: Date, type: TransactionSnapshotEventType, transaction: TransactionSnapshot, refund?: object, id = this.deps.newId('evt')): InsertFragment[] {
     const companyId = transaction.sellerId;
     const event = { id, companyId, type, transactionId: transaction.id, body: eventBody(id, type, at, transaction, refund), at };
     return [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)];
+  }
+
+  /** Writes an event about a registration (webhook.disabled) and its deliveries to the subscribers of its type, in `trx`. */
+  async recordWebhookEvent(trx: Transaction<Database>, at: Date, type: WebhookEventType, companyId: string, webhook: WebhookSnapshot): Promise<string> {
+    const id = this.deps.newId('evt');
+    const event = { id, companyId, type, transactionId: null, body: webhookEventBody(id, type, at, webhook), at };
+    for (const fragment of [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)]) await builderOf(fragment)(trx).execute();
+    return id;
   }
 }

@@ -14,7 +14,7 @@ interface NewEvent {
   id: string;
   companyId: string;
   type: EventType;
-  transactionId: string;
+  transactionId: string | null;
   body: string;
   at: Date;
 }

@@ -116,6 +116,17 @@ export async function deleteStarted(ex: Db, companyId: string, key: string): Pro
   await ex.deleteFrom('idempotency_keys').where('company_id', '=', companyId).where('key', '=', key).where('state', '=', 'STARTED').execute();
 }
 
+/** Releases a STARTED key only while it still holds `lease` (a key taken over since has another). */
+export async function deleteStartedUnder(ex: Db, companyId: string, key: string, lease: Date): Promise<void> {
+  await ex
+    .deleteFrom('idempotency_keys')
+    .where('company_id', '=', companyId)
+    .where('key', '=', key)
+    .where('state', '=', 'STARTED')
+    .where('locked_until', '=', lease)
+    .execute();
+}
+
 export async function deleteOlderThan(ex: Db, cutoff: Date): Promise<number> {
   const result = await ex.deleteFrom('idempotency_keys').where('created_at', '<', cutoff).executeTakeFirst();
   return Number(result.numDeletedRows);

@@ -34,6 +34,11 @@
  * and stores its response in the second (`UnclaimedKey.markDone`): a twin
  * meanwhile finds the key STARTED under its lease (409), and a process that
  * dies between them leaves a key a retry takes over once the lease ran out.
+ *
+ * A release a database outage cut is not left to the lease: the claim is
+ * remembered (pending-releases.ts) and released by this process's first
+ * claim once the database answers, so a retry is served as soon as the
+ * outage ends instead of 409 until the lease runs out.
  */
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
@@ -47,6 +52,7 @@ import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { DEFAULT_LANGUAGE, type Language } from '../../lib/i18n/language.js';
+import { PendingReleases } from './pending-releases.js';
 import * as repo from './repo.js';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, responseBytes, storedBytes, type StoredForm } from './rules.js';
 
@@ -76,6 +82,9 @@ export interface IdempotencyDeps {
   storedForm: StoredForm;
 }
 
+/** The service's deps with the claims whose release an outage cut (one set per service, shared by its scopes). */
+type ScopeDeps = IdempotencyDeps & { pending: PendingReleases };
+
 /** What is stored for a key: the response, a view in its stored form, sealed. */
 const sealedResponse = (deps: IdempotencyDeps, outcome: Outcome<unknown>, language: Language): string =>
   deps.sealer.seal(storedBytes(outcome, language, deps.storedForm));
@@ -95,11 +104,13 @@ export class IdempotencyScope implements ResponseRecorder {
   body: string | undefined;
 
   constructor(
-    private readonly deps: IdempotencyDeps,
+    private readonly deps: ScopeDeps,
     readonly companyId: string,
     readonly key: string,
     /** The language its error response is stored in: the request's (a replay sends the same bytes). */
     private readonly language: Language,
+    /** The lease this request's claim set; undefined for the worker finishing a dead process's request. */
+    private readonly lease?: Date,
     private readonly recovering = false,
   ) {}
 
@@ -116,17 +127,26 @@ export class IdempotencyScope implements ResponseRecorder {
     this.body = body;
   }
 
-  /** Undoes the claim of a request that failed without storing a response, so the key can be retried. */
+  /**
+   * Undoes the claim of a request that failed without storing a response, so
+   * the key can be retried; with the database unreachable, once it answers
+   * again (PendingReleases).
+   */
   async release(): Promise<void> {
-    if (this.body === undefined) await repo.deleteStarted(this.deps.db, this.companyId, this.key);
+    if (this.body !== undefined) return;
+    if (this.lease) await this.deps.pending.release(this.deps.db, { companyId: this.companyId, key: this.key, lease: this.lease });
+    else await repo.deleteStarted(this.deps.db, this.companyId, this.key);
   }
 }
 
 /** A key its request has not claimed: it stores the response in the statement doing the work, or claims the key as usual. */
 export class UnclaimedKey {
+  /** The lease insertStarted set, for the scope claimed() gives. */
+  private lease: Date | undefined;
+
   constructor(
     private readonly service: IdempotencyService,
-    private readonly deps: IdempotencyDeps,
+    private readonly deps: ScopeDeps,
     readonly companyId: string,
     readonly key: string,
     private readonly fingerprint: string,
@@ -157,7 +177,8 @@ export class UnclaimedKey {
   /** The key claimed STARTED with its lease, for the request's first statement; it aborts the statement when the key exists (`isTaken`). */
   insertStarted(): InsertFragment {
     const now = this.deps.clock.now();
-    const row = { companyId: this.companyId, key: this.key, fingerprint: this.fingerprint, successStatus: this.successStatus, lease: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS), now };
+    this.lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
+    const row = { companyId: this.companyId, key: this.key, fingerprint: this.fingerprint, successStatus: this.successStatus, lease: this.lease, now };
     return repo.insertStartedFragment(row);
   }
 
@@ -174,7 +195,7 @@ export class UnclaimedKey {
 
   /** After `insertStarted` committed: the key's scope, as a claim gives it (its `save`, its `release`). */
   claimed(): IdempotencyScope {
-    return new IdempotencyScope(this.deps, this.companyId, this.key, this.language);
+    return new IdempotencyScope(this.deps, this.companyId, this.key, this.language, this.lease);
   }
 
   /** Whether a statement failed because the key exists (another request holds or held it): claim it then. */
@@ -184,7 +205,11 @@ export class UnclaimedKey {
 }
 
 export class IdempotencyService {
-  constructor(private readonly deps: IdempotencyDeps) {}
+  private readonly deps: ScopeDeps;
+
+  constructor(deps: IdempotencyDeps) {
+    this.deps = { ...deps, pending: new PendingReleases() };
+  }
 
   /** A key left unclaimed for a request that may store its response in the statement doing its work (UnclaimedKey). */
   unclaimed(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language): UnclaimedKey {
@@ -193,12 +218,14 @@ export class IdempotencyService {
 
   /** Claims `key` for a request with this fingerprint, or answers the stored response of an earlier one. */
   async claim(companyId: string, key: string, fingerprint: string, successStatus: number, language: Language = DEFAULT_LANGUAGE): Promise<Outcome<Claim>> {
-    const { db, clock, sealer } = this.deps;
+    const { db, clock, sealer, pending } = this.deps;
+    // The first claim after an outage releases the keys it cut (a retry's own key among them): nothing while none was cut.
+    if (pending.size > 0) await pending.flush(db);
     const now = clock.now();
     const lease = new Date(now.getTime() + IDEMPOTENCY_LEASE_MS);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await repo.insertStarted(db, { companyId, key, fingerprint, successStatus, lease, now })) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language, lease) };
       }
       const row = await repo.findKey(db, companyId, key);
       if (!row) continue; // released between our insert and select: try again
@@ -213,7 +240,7 @@ export class IdempotencyService {
       if (row.locked_until.getTime() > now.getTime()) return inUse();
       // The first request died holding the key: take it over.
       if (await repo.takeOver(db, companyId, key, row.locked_until, lease)) {
-        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language) };
+        return { kind: 'new', scope: new IdempotencyScope(this.deps, companyId, key, language, lease) };
       }
     }
     return inUse();
@@ -221,7 +248,7 @@ export class IdempotencyService {
 
   /** The recorder of a request whose process died, for the worker that finishes it (an error stored in the default language). */
   recorderFor(companyId: string, key: string): ResponseRecorder {
-    return new IdempotencyScope(this.deps, companyId, key, DEFAULT_LANGUAGE, true);
+    return new IdempotencyScope(this.deps, companyId, key, DEFAULT_LANGUAGE, undefined, true);
   }
 
   /** Deletes keys past their 24-hour retention. */

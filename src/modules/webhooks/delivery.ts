@@ -17,58 +17,31 @@
  * Schedule: retries follow WEBHOOK_RETRY_SCHEDULE (config.ts), each delay
  * counted from the previous failure, then the delivery is FAILED; by default
  * production retries after 1 min, 5 min, 30 min, 2 h and 12 h and the sandbox
- * makes one attempt.
+ * makes one attempt. Each delay gets up to a fifth more at random (jitter,
+ * from the injected `random`, as the clock is injected), and a 429 or 503
+ * with Retry-After puts the retry off as asked within the schedule's bounds
+ * (rules.nextAttemptDelay).
+ *
+ * Disabling: the transaction that records a batch of outcomes also follows
+ * each registration's run of failures (repo.trackFailures); one whose
+ * deliveries have all failed for WEBHOOK_DISABLE_AFTER is disabled there,
+ * its pending deliveries are HELD (left out of the claim) and the seller's
+ * event log gets `webhook.disabled`, delivered to the other registrations
+ * that selected it. POST /v2/webhooks/{id}/enable (service.ts) makes what
+ * was held due again.
  */
-import { request, type Dispatcher } from 'undici';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { deliveredBody, eventsByIds } from '../events/index.js';
+import { deliveredBody, eventsByIds, type Outbox } from '../events/index.js';
 import * as repo from './repo.js';
-import { nextAttemptDelay, stateAfterAttempt } from './rules.js';
+import { nextAttemptDelay, outcomesByWebhook, retryAfterMs, stateAfterAttempt } from './rules.js';
+import { DELIVERY_TIMEOUT_MS, MAX_ERROR_LENGTH, type Sender, type SendResult } from './sender.js';
 import { signedHeaders } from './signature.js';
-import { assertPublicTarget, createGuardedDispatcher } from './url-guard.js';
 
-const DELIVERY_TIMEOUT_MS = 10_000;
-/** Longer than the timeout, so a live worker always finishes inside its lease. */
+/** Longer than the request timeout, so a live worker always finishes inside its lease. */
 export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 5_000;
-const MAX_ERROR_LENGTH = 200;
-
-export type SendResult = { statusCode: number } | { error: string };
-
-export interface Sender {
-  send(url: string, headers: Record<string, string>, body: string): Promise<SendResult>;
-}
-
-export interface HttpSenderOptions {
-  allowLoopback: boolean;
-  /** Gives up on a receiver after this long; DELIVERY_TIMEOUT_MS unless given. */
-  timeoutMs?: number;
-  dispatcher?: Dispatcher;
-}
-
-/** The real sender: undici over the guarded dispatcher; the response body is read and discarded. */
-export function httpSender(opts: HttpSenderOptions): Sender {
-  const timeoutMs = opts.timeoutMs ?? DELIVERY_TIMEOUT_MS;
-  const dispatcher = opts.dispatcher ?? createGuardedDispatcher({ allowLoopback: opts.allowLoopback, timeoutMs });
-  return {
-    async send(url, headers, body) {
-      try {
-        assertPublicTarget(new URL(url), { allowLoopback: opts.allowLoopback });
-        const response = await request(url, { method: 'POST', headers, body, dispatcher, signal: AbortSignal.timeout(timeoutMs) });
-        await response.body.dump();
-        return { statusCode: response.statusCode };
-      } catch (err) {
-        const e = err as Error & { code?: string };
-        const reason = e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT'
-          ? `timeout after ${timeoutMs} ms`
-          : `${e.code ?? e.name}: ${e.message}`;
-        return { error: reason.slice(0, MAX_ERROR_LENGTH) };
-      }
-    },
-  };
-}
 
 export interface DeliveryDeps {
   db: Db;
@@ -78,6 +51,12 @@ export interface DeliveryDeps {
   /** Delays before each retry (config WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
   retryDelaysMs: readonly number[];
   sender: Sender;
+  /** A number in [0, 1) per failed attempt, for the retry's jitter (Math.random; tests inject their own). */
+  random: () => number;
+  /** A registration whose deliveries have all failed this long is disabled (config WEBHOOK_DISABLE_AFTER). */
+  disableAfterMs: number;
+  /** Writes webhook.disabled in the transaction that disables (the events module's outbox). */
+  outbox: Pick<Outbox, 'recordWebhookEvent'>;
 }
 
 interface Claimed extends repo.ClaimedDelivery {
@@ -236,7 +215,7 @@ export class DeliveryWorker {
 
   /** Sends one claimed delivery; never throws (a failed request is an outcome). */
   private async send(d: Claimed): Promise<Outcome> {
-    const { clock, sealer, sender, newId, retryDelaysMs } = this.deps;
+    const { clock, sealer, sender, newId, retryDelaysMs, random } = this.deps;
     const attempt = d.attempts + 1;
     const sentAt = clock.now();
     const timestamp = Math.floor(sentAt.getTime() / 1000);
@@ -256,7 +235,14 @@ export class DeliveryWorker {
     const durationMs = Math.round(performance.now() - started);
     const succeeded = 'statusCode' in result && result.statusCode >= 200 && result.statusCode < 300;
     const finishedAt = clock.now();
-    const delay = succeeded ? undefined : nextAttemptDelay(retryDelaysMs, attempt);
+    const delay = succeeded
+      ? undefined
+      : nextAttemptDelay({
+          retryDelaysMs,
+          attempt,
+          random: random(),
+          retryAfterMs: 'statusCode' in result ? retryAfterMs(result.statusCode, result.retryAfter, finishedAt) : undefined,
+        });
     return {
       deliveryId: d.id,
       claimedAttempts: d.attempts,
@@ -278,10 +264,25 @@ export class DeliveryWorker {
     };
   }
 
-  /** Records outcomes in one transaction (repo.settleAttempts: two statements for the whole batch). */
+  /**
+   * Records outcomes in one transaction (repo.settleAttempts: two statements
+   * for the whole batch, and one more following the registrations' failures);
+   * a registration that failed long enough is disabled in it.
+   */
   private async record(outcomes: Outcome[]): Promise<void> {
     if (outcomes.length === 0) return;
-    await this.deps.db.transaction().execute((trx) => repo.settleAttempts(trx, outcomes));
+    const { db, disableAfterMs, outbox } = this.deps;
+    await db.transaction().execute(async (trx) => {
+      const recorded = await repo.settleAttempts(trx, outcomes);
+      const disabled = await repo.trackFailures(trx, outcomesByWebhook(outcomes.filter((o) => recorded.has(o.deliveryId))), disableAfterMs);
+      if (disabled.length === 0) return;
+      await repo.holdDeliveries(trx, disabled.map((w) => w.id), disabled[0]!.disabled_at!);
+      for (const w of disabled) {
+        const at = w.disabled_at!;
+        const snapshot = { id: w.id, url: w.url, status: 'disabled' as const, ...(w.failing_since ? { failingSince: w.failing_since.toISOString() } : {}), disabledAt: at.toISOString() };
+        await outbox.recordWebhookEvent(trx, at, 'webhook.disabled', w.company_id, snapshot);
+      }
+    });
   }
 }
 

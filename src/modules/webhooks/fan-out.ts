@@ -11,9 +11,9 @@ import * as repo from './repo.js';
 import { MAX_ACTIVE_WEBHOOKS } from './rules.js';
 
 export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
-  async function enqueue(trx: Transaction<Database>, event: RecordedEvent, webhookIds: string[], at: Date): Promise<Delivery[]> {
+  async function enqueue(trx: Transaction<Database>, event: RecordedEvent, webhookIds: string[], at: Date, state: 'PENDING' | 'HELD'): Promise<Delivery[]> {
     const rows = webhookIds.map((webhookId) => ({ id: newId('dlv'), companyId: event.companyId, webhookId, eventId: event.id }));
-    await repo.insertDeliveries(trx, rows, at);
+    await repo.insertDeliveries(trx, rows, at, state);
     return rows.map((r) => ({ id: r.id, webhookId: r.webhookId }));
   }
   // One id per registration the company may have: the i-th registration by id gets the i-th (repo.ts).
@@ -34,7 +34,8 @@ export function webhookFanOut(newId: IdGenerator): DeliveryFanOut {
     },
     async toWebhook(trx, event, webhookId, at) {
       const hook = await repo.findWebhook(trx, event.companyId, webhookId);
-      return hook ? enqueue(trx, event, [hook.id], at) : undefined;
+      // A resend to a disabled registration waits with its other deliveries until it is enabled again.
+      return hook ? enqueue(trx, event, [hook.id], at, hook.disabled_at === null ? 'PENDING' : 'HELD') : undefined;
     },
   };
 }

@@ -11,6 +11,8 @@ const SENT_WHEN: Record<EventType, string> = {
   'transaction.canceled': 'The transaction was canceled, refused, expired or charged back.',
   'refund.succeeded': 'A refund gave the money back; `data.refund` is the refund.',
   'refund.failed': 'The provider refused a refund; `data.refund.failureReason` says why.',
+  'webhook.disabled':
+    'A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable.',
 };
 
 const header = (name: string, description: string, schema: object = { type: 'string' }) => ({ in: 'header', name, required: true, description, schema });
@@ -58,7 +60,7 @@ export function webhookDocs(): Record<string, unknown> {
           },
         },
         responses: {
-          '2XX': { description: 'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h); the sandbox sends once.' },
+          '2XX': { description: 'Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once.' },
         },
       },
     };

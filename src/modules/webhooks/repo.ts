@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { InsertFragment } from '../../db/one-statement.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
+import type { WebhookOutcome } from './rules.js';
 
 export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
@@ -36,7 +37,8 @@ interface SubscribersEvent {
 
 /**
  * One PENDING delivery of an event, due at once, to each active registration
- * of the company that selected `type`, in one statement (every event pays
+ * of the company that selected `type` (HELD, for later, to one that is
+ * disabled), in one statement (every event pays
  * for this; a separate read of the registrations cost a round trip more).
  * The i-th registration by id gets `ids[i]`: the caller passes one id per
  * registration a company may have (MAX_ACTIVE_WEBHOOKS). Unexecuted: run
@@ -47,9 +49,10 @@ function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: Subscribers
     .insertInto('webhook_deliveries')
     .columns(['id', 'company_id', 'webhook_id', 'event_id', 'state', 'attempts', 'next_attempt_at', 'locked_until', 'created_at', 'updated_at'])
     .expression(sql`
-      SELECT (${e.ids}::text[])[s.n], s.company_id, s.id, ${e.eventId}, 'PENDING', 0, ${e.at}, NULL::timestamptz, ${e.at}, ${e.at}
+      SELECT (${e.ids}::text[])[s.n], s.company_id, s.id, ${e.eventId}, s.state, 0, ${e.at}, NULL::timestamptz, ${e.at}, ${e.at}
       FROM (
-        SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n
+        SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n,
+               CASE WHEN w.disabled_at IS NULL THEN 'PENDING' ELSE 'HELD' END AS state
         FROM webhooks w
         WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${types}::jsonb
       ) s`);
@@ -78,17 +81,71 @@ export async function deactivate(ex: Db, companyId: string, id: string, at: Date
     .returning('id')
     .executeTakeFirst();
   if (!row) return false;
-  await ex.updateTable('webhook_deliveries').set({ state: 'CANCELED', updated_at: at }).where('webhook_id', '=', id).where('state', '=', 'PENDING').execute();
+  await ex.updateTable('webhook_deliveries').set({ state: 'CANCELED', updated_at: at }).where('webhook_id', '=', id).where('state', 'in', ['PENDING', 'HELD']).execute();
   return true;
+}
+
+/**
+ * Enables a disabled registration again: its failures are forgotten and its
+ * held deliveries are due at once. Returns the registration, or undefined
+ * when the company has no active registration `id`; one already enabled is
+ * answered as it is.
+ */
+export async function enable(ex: Db, companyId: string, id: string, at: Date): Promise<WebhookRow | undefined> {
+  const row = await ex
+    .updateTable('webhooks')
+    .set({ disabled_at: null, failing_since: null })
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('active', '=', true)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) return undefined;
+  await ex.updateTable('webhook_deliveries').set({ state: 'PENDING', next_attempt_at: at, updated_at: at }).where('webhook_id', '=', id).where('state', '=', 'HELD').execute();
+  return row;
+}
+
+
+/**
+ * Follows each registration's run of failures and disables those failing for
+ * `disableAfterMs`, in the caller's transaction; returns the registrations it
+ * disabled. A success ends the run (`failing_since` NULL); the first failure
+ * after one starts it. Only rows whose value changes are written, so a
+ * registration whose deliveries keep succeeding costs a read. Their held
+ * deliveries are the caller's to hold (holdDeliveries).
+ */
+export async function trackFailures(ex: Db, outcomes: readonly WebhookOutcome[], disableAfterMs: number): Promise<WebhookRow[]> {
+  if (outcomes.length === 0) return [];
+  // Row locks in id order, as settleAttempts takes the deliveries'.
+  const sorted = [...outcomes].sort((a, b) => (a.webhookId < b.webhookId ? -1 : a.webhookId > b.webhookId ? 1 : 0));
+  const rows = sorted.map((o) => sql`(${o.webhookId}::text, ${o.ok}::boolean, ${o.at}::timestamptz, ${new Date(o.at.getTime() - disableAfterMs)}::timestamptz)`);
+  const updated = await sql<WebhookRow>`
+    UPDATE webhooks AS w
+    SET failing_since = CASE WHEN v.ok THEN NULL ELSE COALESCE(w.failing_since, v.at) END,
+        disabled_at = CASE WHEN NOT v.ok AND w.failing_since <= v.limit_at THEN v.at ELSE NULL END
+    FROM (VALUES ${sql.join(rows)}) AS v (id, ok, at, limit_at)
+    WHERE w.id = v.id
+      AND w.active
+      AND w.disabled_at IS NULL
+      AND CASE WHEN v.ok THEN w.failing_since IS NOT NULL ELSE w.failing_since IS NULL OR w.failing_since <= v.limit_at END
+    RETURNING w.*`.execute(ex);
+  return updated.rows.filter((r) => r.disabled_at !== null);
+}
+
+/** The pending deliveries of disabled registrations wait (HELD) until enable(). */
+export async function holdDeliveries(ex: Db, webhookIds: string[], at: Date): Promise<void> {
+  if (webhookIds.length === 0) return;
+  await ex.updateTable('webhook_deliveries').set({ state: 'HELD', updated_at: at }).where('webhook_id', 'in', webhookIds).where('state', '=', 'PENDING').execute();
 }
 
 // --- deliveries ---
 
-/** New PENDING deliveries of one event, due at once. */
+/** New deliveries of one event, due at once (PENDING), or waiting for their disabled registration (HELD). */
 export async function insertDeliveries(
   ex: Db,
   rows: { id: string; companyId: string; webhookId: string; eventId: string }[],
   at: Date,
+  state: 'PENDING' | 'HELD' = 'PENDING',
 ): Promise<void> {
   if (rows.length === 0) return;
   await ex
@@ -99,7 +156,7 @@ export async function insertDeliveries(
         company_id: r.companyId,
         webhook_id: r.webhookId,
         event_id: r.eventId,
-        state: 'PENDING' as const,
+        state,
         attempts: 0,
         next_attempt_at: at,
         locked_until: null,
@@ -167,7 +224,9 @@ export interface AttemptOutcome {
  * (a new `locked_until`), or already recorded (a new attempt count), is left
  * alone and its stale attempt is not logged. A delivery canceled while in
  * flight (registration deleted) stays CANCELED, but the request did reach the
- * receiver, so its attempt is counted and logged. Returns the ids recorded.
+ * receiver, so its attempt is counted and logged; one held while in flight
+ * (its registration disabled) stays HELD unless the attempt succeeded.
+ * Returns the ids recorded.
  */
 export async function settleAttempts(ex: Db, outcomes: readonly AttemptOutcome[]): Promise<Set<string>> {
   if (outcomes.length === 0) return new Set();
@@ -181,7 +240,7 @@ export async function settleAttempts(ex: Db, outcomes: readonly AttemptOutcome[]
   const updated = await sql<{ id: string }>`
     UPDATE webhook_deliveries AS d
     SET attempts = v.claimed + 1,
-        state = CASE WHEN d.state = 'PENDING' THEN v.state ELSE d.state END,
+        state = CASE WHEN d.state = 'PENDING' OR (d.state = 'HELD' AND v.state = 'SUCCEEDED') THEN v.state ELSE d.state END,
         next_attempt_at = CASE WHEN d.state = 'PENDING' THEN v.next_attempt_at ELSE d.next_attempt_at END,
         locked_until = NULL,
         updated_at = v.at
@@ -189,7 +248,7 @@ export async function settleAttempts(ex: Db, outcomes: readonly AttemptOutcome[]
     WHERE d.id = v.id
       AND d.attempts = v.claimed
       AND d.locked_until = v.lease_end
-      AND d.state IN ('PENDING', 'CANCELED')
+      AND d.state IN ('PENDING', 'HELD', 'CANCELED')
     RETURNING d.id`.execute(ex);
   const recorded = new Set(updated.rows.map((r) => r.id));
   const attempts = sorted.filter((o) => recorded.has(o.deliveryId)).map((o) => o.attempt);

@@ -57,6 +57,23 @@ export function webhookRoutes(app: FastifyInstance, webhooks: WebhookService): v
     async (request, reply) => respond(request, reply, await webhooks.remove(authOf(request).companyId, request.params.id)),
   );
 
+  // An action on the registration, as cancel is on an intent: POST, no body, 200 with the registration, safe to repeat.
+  app.post<{ Params: Static<typeof IdParams> }>(
+    '/v2/webhooks/:id/enable',
+    {
+      config: { scope: 'webhooks:write', idempotency: 'optional' },
+      schema: {
+        operationId: 'enableWebhook',
+        tags: ['Webhooks'],
+        summary: 'Enable a disabled webhook registration again (what waited for it is sent at once)',
+        headers: IdempotencyHeaders,
+        params: IdParams,
+        response: { 200: WebhookSchema },
+      },
+    },
+    async (request, reply) => respond(request, reply, await webhooks.enable(authOf(request).companyId, request.params.id, request.idempotency)),
+  );
+
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof PageQuery> }>(
     '/v2/webhooks/:id/deliveries',
     {

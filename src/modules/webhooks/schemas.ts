@@ -19,6 +19,10 @@ export const WebhookSchema = Type.Object(
     events: Type.Array(Type.Enum(EVENT_TYPES)),
     description: Type.Optional(Type.String()),
     active: Type.Boolean(),
+    status: Type.Enum(['enabled', 'disabled'], {
+      description: 'disabled: its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default); they wait until POST /v2/webhooks/{id}/enable',
+    }),
+    disabledAt: Type.Optional(Timestamp),
     createdAt: Timestamp,
   },
   { $id: 'Webhook' },

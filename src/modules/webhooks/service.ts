@@ -5,7 +5,8 @@
  * (checked with the company row locked, so concurrent creates cannot pass
  * the limit together); the signing secret is stored sealed and shown only in
  * the creation response; deleting a registration cancels its pending
- * deliveries in the same transaction.
+ * deliveries in the same transaction; enabling a disabled one makes its held
+ * deliveries due in the same transaction (delivery.ts disables).
  */
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
@@ -87,6 +88,22 @@ export class WebhookService {
     if (!isId('whk', id)) return notFound('webhook');
     const removed = await this.deps.db.transaction().execute((trx) => repo.deactivate(trx, companyId, id, this.deps.clock.now()));
     return removed ? undefined : notFound('webhook');
+  }
+
+  /**
+   * Enables a registration the worker disabled (its deliveries all failed for
+   * WEBHOOK_DISABLE_AFTER): what waited for it is sent at once, its retries
+   * start over. An enabled one is answered as it is.
+   */
+  async enable(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<WebhookView>> {
+    if (!isId('whk', id)) return notFound('webhook');
+    return transact(this.deps.db, async (trx) => {
+      const row = await repo.enable(trx, companyId, id, this.deps.clock.now());
+      if (!row) return notFound('webhook');
+      const view = webhookView(row);
+      await recorder?.save(trx, view);
+      return view;
+    });
   }
 
   /** Every delivery to a registration (deleted ones too), newest first, paged by delivery id, each with its attempts. */

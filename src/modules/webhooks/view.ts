@@ -9,6 +9,8 @@ export interface WebhookView {
   events: EventType[];
   description?: string;
   active: boolean;
+  status: 'enabled' | 'disabled';
+  disabledAt?: string;
   createdAt: string;
 }
 
@@ -29,7 +31,7 @@ export interface AttemptView {
 export interface DeliveryView extends Partial<Omit<AttemptView, 'attempt' | 'succeeded'>> {
   id: string;
   eventId: string;
-  status: DeliveryRow['state'];
+  status: Exclude<DeliveryRow['state'], 'HELD'>;
   attempt: number;
   succeeded: boolean;
   nextAttemptAt?: string;
@@ -43,6 +45,8 @@ export function webhookView(row: WebhookRow): WebhookView {
     events: row.events as EventType[],
     ...(row.description !== null ? { description: row.description } : {}),
     active: row.active,
+    status: row.disabled_at === null ? 'enabled' : 'disabled',
+    ...(row.disabled_at !== null ? { disabledAt: row.disabled_at.toISOString() } : {}),
     createdAt: row.created_at.toISOString(),
   };
 }
@@ -65,7 +69,8 @@ export function deliveryView(d: DeliveryRow, attempts: AttemptRow[]): DeliveryVi
   return {
     id: d.id,
     eventId: d.event_id,
-    status: d.state,
+    // A delivery held for its disabled registration is pending, with no time set until it is enabled again.
+    status: d.state === 'HELD' ? 'PENDING' : d.state,
     ...(latest ?? { attempt: 0 }),
     succeeded: d.state === 'SUCCEEDED',
     ...(d.state === 'PENDING' ? { nextAttemptAt: d.next_attempt_at.toISOString() } : {}),
