@@ -236,6 +236,25 @@ for (const engine of engines()) {
       assert.equal((await t.auditEntries()).at(-1)!.target, fresh.json().id);
     });
 
+    test('a webhook disabled after its failures shows so, and a developer enables it again: what waited is due at once', async () => {
+      const hook = (await t.dash({ method: 'POST', url: '/webhooks', payload: { url: 'https://hooks.example/down', events: ['transaction.paid'] } })).json();
+      // As the delivery worker leaves it after WEBHOOK_DISABLE_AFTER of failures (test/api/webhook-disabling.test.ts drives that).
+      await t.db.db.updateTable('webhooks').set({ failing_since: t.clock.now(), disabled_at: t.clock.now() }).where('id', '=', hook.id).execute();
+      const listed = (await t.dash({ method: 'GET', url: '/webhooks' })).json().data.find((w: Json) => w.id === hook.id);
+      assert.equal(listed.status, 'disabled');
+      t.as('viewer');
+      assertError(await t.dash({ method: 'POST', url: `/webhooks/${hook.id}/enable` }), 403, 'FORBIDDEN');
+      t.as('developer');
+      const enabled = await t.dash({ method: 'POST', url: `/webhooks/${hook.id}/enable` });
+      assert.equal(enabled.statusCode, 200, enabled.body);
+      assert.equal(enabled.json().status, 'enabled');
+      const row = await t.db.db.selectFrom('webhooks').select(['disabled_at', 'failing_since']).where('id', '=', hook.id).executeTakeFirstOrThrow();
+      assert.equal(row.disabled_at, null);
+      assert.deepEqual((await t.auditEntries()).at(-1), { companyId: t.companyId, userId: await t.userIdOf('developer'), email: 'developer@loja.example', action: 'webhook.enabled', target: hook.id, ip: '127.0.0.1' });
+      t.as('admin');
+      assert.equal((await t.dash({ method: 'DELETE', url: `/webhooks/${hook.id}` })).statusCode, 204);
+    });
+
     test('a link: created with a QR code of its URL, listed with its payments count, canceled', async () => {
       const created = await t.dash({ method: 'POST', url: '/payment-links', payload: { amountCents: 4_990, description: 'Camiseta', paymentMethods: ['PIX', 'BOLETO'] } });
       assert.equal(created.statusCode, 201, created.body);
@@ -300,6 +319,7 @@ for (const engine of engines()) {
         { method: 'DELETE', url: `/api-keys/${key.id}`, permission: 'developers.write' },
         { method: 'GET', url: '/webhooks', permission: 'developers.read' },
         { method: 'POST', url: '/webhooks', permission: 'developers.write', payload: { url: 'https://hooks.example/new', events: ['transaction.paid'] } },
+        { method: 'POST', url: `/webhooks/${hook.id}/enable`, permission: 'developers.write' },
         { method: 'DELETE', url: `/webhooks/${hook.id}`, permission: 'developers.write' },
         { method: 'GET', url: `/webhooks/${hook.id}/deliveries`, permission: 'developers.read' },
         { method: 'POST', url: `/webhooks/${hook.id}/test`, permission: 'developers.write' },
@@ -346,6 +366,7 @@ for (const engine of engines()) {
           ['DELETE', `/webhooks/${foreign.hook}`],
           ['GET', `/webhooks/${foreign.hook}/deliveries`],
           ['POST', `/webhooks/${foreign.hook}/test`],
+          ['POST', `/webhooks/${foreign.hook}/enable`],
           ['POST', `/deliveries/${foreign.delivery}/resend`],
         ];
         for (const [method, url, payload] of asks) {

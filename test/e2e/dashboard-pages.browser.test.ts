@@ -102,7 +102,16 @@ function api(role: Role = 'admin', overrides: Handler = () => undefined): Handle
     if (key === 'GET /receivables') return { body: { data: [{ ...RECEIVABLE, transactionId: 'trx_01' }], hasMore: false, totals: { amount: 122_222, byStatus: { PENDING: 122_222 } } } };
     if (key === 'GET /api-keys') return { body: { data: [{ id: 'key_1', name: 'Loja virtual', prefix: 'sk_test_ab12', scopes: null, createdAt: TRX.createdAt, lastUsedAt: null }] } };
     if (key === 'POST /api-keys') return { status: 201, body: { id: 'key_2', name: 'Nova', prefix: 'sk_test_cd34', key: 'sk_test_cd34_secret_shown_once' } };
-    if (key === 'GET /webhooks') return { body: { data: [{ id: 'wh_1', url: 'https://loja.example/hooks', events: ['transaction.paid'], active: true }] } };
+    if (key === 'GET /webhooks')
+      return {
+        body: {
+          data: [
+            { id: 'wh_1', url: 'https://loja.example/hooks', events: ['transaction.paid'], active: true, status: 'enabled' },
+            { id: 'wh_3', url: 'https://loja.example/fora-do-ar', events: ['transaction.paid'], active: true, status: 'disabled', disabledAt: TRX.createdAt },
+          ],
+        },
+      };
+    if (key === 'POST /webhooks/wh_3/enable') return { body: { id: 'wh_3', url: 'https://loja.example/fora-do-ar', events: ['transaction.paid'], active: true, status: 'enabled', disabledAt: null } };
     if (key === 'POST /webhooks') return { status: 201, body: { id: 'wh_2', url: 'https://loja.example/novo', events: ['transaction.paid'], active: true, secret: 'whsec_shown_once' } };
     if (key === 'GET /events') return { body: { data: [{ id: 'evt_1', type: 'transaction.paid', createdAt: TRX.paidAt }], hasMore: false } };
     if (key === 'GET /team')
@@ -313,6 +322,11 @@ describe('dashboard pages', () => {
       await hookDialog.getByRole('button', { name: 'Criar webhook' }).click();
       assert.equal(await page.getByRole('dialog', { name: 'Webhook criado' }).getByLabel('Segredo de assinatura').inputValue(), 'whsec_shown_once');
       await page.getByRole('dialog', { name: 'Webhook criado' }).getByRole('button', { name: 'Fechar' }).click();
+      // A webhook disabled after its failures says so; Reativar asks the server with the session's CSRF token.
+      await page.getByText('Desativado por falhas').waitFor();
+      await page.getByRole('button', { name: 'Reativar https://loja.example/fora-do-ar' }).click();
+      await page.getByText('Webhook reativado: o que aguardava será enviado agora.').waitFor();
+      assert.ok(calls.some((c) => c.method === 'POST' && c.path === '/webhooks/wh_3/enable' && c.headers['x-csrf-token'] === 'csrf-token-1'));
 
       // Equipe: invite (the URL to copy), a hostile member name as text.
       await go('Equipe');

@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'webhook.created',
   'webhook.deleted',
+  'webhook.enabled',
   'payment_link.created',
   'payment_link.canceled',
   'member.invited',

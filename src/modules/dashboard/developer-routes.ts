@@ -81,6 +81,17 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
   );
 
+  app.post<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/webhooks/:id/enable`,
+    { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
+    async (request, reply) => {
+      // A webhook disabled after WEBHOOK_DISABLE_AFTER of failures: what waited for it is sent at once.
+      const enabled = await services.webhooks.enable(actorOf(request).companyId, request.params.id);
+      if (!isDomainError(enabled)) await audited(audit, db, request, 'webhook.enabled', request.params.id);
+      return answer(reply, enabled);
+    },
+  );
+
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof DeliveriesQuery> }>(
     `${DASHBOARD_API}/webhooks/:id/deliveries`,
     { preHandler: guard('developers.read'), schema: { hide, params: IdParams, querystring: DeliveriesQuery } },

@@ -28,6 +28,7 @@ const ACTIONS = [
   'api_key.revoked',
   'webhook.created',
   'webhook.deleted',
+  'webhook.enabled',
   'payment_link.created',
   'payment_link.canceled',
   'member.invited',

@@ -31,6 +31,8 @@ interface Webhook {
   url: string;
   events: string[];
   active: boolean;
+  /** disabled: every delivery failed for WEBHOOK_DISABLE_AFTER; what waits is sent when it is enabled again. */
+  status?: 'enabled' | 'disabled';
   createdAt?: string;
 }
 
@@ -51,7 +53,7 @@ interface EventItem {
 }
 
 const SCOPES = ['payments:read', 'payments:write', 'webhooks:read', 'webhooks:write'] as const;
-const EVENTS = ['transaction.created', 'transaction.paid', 'transaction.canceled', 'refund.succeeded', 'refund.failed'] as const;
+const EVENTS = ['transaction.created', 'transaction.paid', 'transaction.canceled', 'refund.succeeded', 'refund.failed', 'webhook.disabled'] as const;
 
 export function DevelopersPage() {
   const { t } = useI18n();
@@ -202,6 +204,13 @@ function Webhooks() {
     setNotice(undefined);
     if (await action.run(() => post(`/webhooks/${encodeURIComponent(hook.id)}/test`).then(() => true))) setNotice(t('testSent'));
   };
+  const enable = async (hook: Webhook) => {
+    setNotice(undefined);
+    if (await action.run(() => post(`/webhooks/${encodeURIComponent(hook.id)}/enable`).then(() => true))) {
+      setNotice(t('webhookEnabled'));
+      hooks.reload();
+    }
+  };
   return (
     <section class="panel" aria-labelledby="webhooks-title">
       <div class="page-head">
@@ -219,6 +228,7 @@ function Webhooks() {
           <li key={hook.id} class="hook">
             <p class="break">
               <strong>{hook.url}</strong> {!hook.active && <Status value="CANCELED" />}
+              {hook.active && hook.status === 'disabled' && <Status value="DISABLED" />}
             </p>
             <p class="muted small mono">{hook.events.join(', ')}</p>
             <div class="buttons">
@@ -228,6 +238,12 @@ function Webhooks() {
               </button>
               {write && (
                 <>
+                  {hook.active && hook.status === 'disabled' && (
+                    <button type="button" class="primary" disabled={action.busy} onClick={() => void enable(hook)}>
+                      {t('enableWebhook')}
+                      <span class="visually-hidden"> {hook.url}</span>
+                    </button>
+                  )}
                   <button type="button" class="secondary" disabled={action.busy} onClick={() => void test(hook)}>
                     {t('sendTest')}
                   </button>
