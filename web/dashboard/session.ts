@@ -1,24 +1,10 @@
 /** Who is signed in (`Me`, as GET /dashboard/api/session answers it) and what the role may do. */
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Permission, Role } from '../../src/modules/users/roles.js';
 
-export type Role = 'admin' | 'finance' | 'developer' | 'viewer';
-export const ROLES: readonly Role[] = ['admin', 'finance', 'developer', 'viewer'];
-
-export type Permission =
-  | 'sales.read'
-  | 'sales.refund'
-  | 'sales.simulate'
-  | 'links.read'
-  | 'links.write'
-  | 'receivables.read'
-  | 'exports'
-  | 'developers.read'
-  | 'developers.write'
-  | 'team.read'
-  | 'team.write'
-  | 'audit.read'
-  | 'settings.write';
+// The roles table is the server's own (it imports nothing); the pages read it to hide what a role cannot use.
+export { ROLES, type Permission, type Role } from '../../src/modules/users/roles.js';
 
 export interface Me {
   stage: 'signed-in';

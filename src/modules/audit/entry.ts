@@ -4,29 +4,9 @@
  * transaction when it has one.
  */
 import type { Db } from '../../db/database.js';
+import type { AuditAction } from './actions.js';
 
-export const AUDIT_ACTIONS = [
-  'session.signed_in',
-  'session.sign_in_failed',
-  'session.signed_out',
-  'refund.created',
-  'api_key.created',
-  'api_key.revoked',
-  'webhook.created',
-  'webhook.deleted',
-  'webhook.enabled',
-  'payment_link.created',
-  'payment_link.canceled',
-  'member.invited',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'totp.enabled',
-  'totp.disabled',
-  'password.changed',
-  'company.totp_required',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export { AUDIT_ACTIONS, type AuditAction } from './actions.js';
 
 export interface AuditEntry {
   companyId: string;

@@ -1,7 +1,7 @@
 /** GET /dashboard/api/audit: the company's audit log, filtered by user and action, paged (`audit.read`). */
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import type { DashboardGuard } from '../users/roles.js';
+import type { DashboardGuard } from '../users/guard.js';
 import { AuditPageSchema, AuditQuerySchema } from './schemas.js';
 import type { AuditLog } from './service.js';
 

@@ -10,7 +10,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { AuditRecorder } from '../audit/entry.js';
-import type { DashboardGuard } from '../users/roles.js';
+import type { DashboardGuard } from '../users/guard.js';
 import { developerRoutes } from './developer-routes.js';
 import { moneyRoutes } from './money-routes.js';
 import { salesRoutes } from './sales-routes.js';

@@ -13,9 +13,23 @@ import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../../http/errors.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import { may, type DashboardGuard } from './roles.js';
+import { may, type Actor, type Permission } from './roles.js';
 import { totpSetupRequired, type LiveSession } from './sessions.js';
 import type { UserService } from './service.js';
+
+/**
+ * The session guard: `guard(permission)` is the preHandler of a dashboard
+ * route. It answers 401 without a live session, 403 without the permission
+ * (or without the CSRF token and the dashboard's Origin on a change), and
+ * sets `request.actor`. Route modules take it as a dependency.
+ */
+export type DashboardGuard = (permission: Permission) => preHandlerAsyncHookHandler;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor?: Actor;
+  }
+}
 
 declare module 'fastify' {
   interface FastifyRequest {

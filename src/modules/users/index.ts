@@ -1,8 +1,8 @@
-export { ROLES, PERMISSIONS, may, permissionsOf, type Role, type Permission, type Actor, type DashboardGuard } from './roles.js';
+export { ROLES, PERMISSIONS, may, permissionsOf, type Role, type Permission, type Actor } from './roles.js';
 export { UserService, type UserDeps, type SignedIn, type Doer } from './service.js';
 export { TeamService, type Member } from './team.js';
 export type { LiveSession, Me } from './sessions.js';
-export { dashboardGuard, dashboardGuards, sessionCookieName, CSRF_HEADER, type DashboardGuards } from './guard.js';
+export { dashboardGuard, dashboardGuards, sessionCookieName, CSRF_HEADER, type DashboardGuard, type DashboardGuards } from './guard.js';
 export { userRoutes } from './routes.js';
 export { OWASP_SCRYPT, type ScryptParams } from './password.js';
 export { isRole } from './rules.js';

@@ -1,8 +1,7 @@
-import type { preHandlerAsyncHookHandler } from 'fastify';
-
 /**
  * The dashboard's roles and what each may do: the one table every dashboard
  * route checks on the server (the pages only hide what a role cannot use).
+ * It imports nothing, so the pages' bundle (web/dashboard) reads it too.
  */
 export const ROLES = ['admin', 'finance', 'developer', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -56,16 +55,3 @@ export interface Actor {
   sessionId: string;
 }
 
-/**
- * The session guard: `guard(permission)` is the preHandler of a dashboard
- * route. It answers 401 without a live session, 403 without the permission
- * (or without the CSRF token and the dashboard's Origin on a change), and
- * sets `request.actor`. Route modules take it as a dependency.
- */
-export type DashboardGuard = (permission: Permission) => preHandlerAsyncHookHandler;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    actor?: Actor;
-  }
-}

@@ -7,6 +7,7 @@ import { Pager, useCursor, type Page } from '../components/pager.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import type { Team } from './team.js';
+import { AUDIT_ACTIONS } from '../../../src/modules/audit/actions.js';
 
 interface AuditEntry {
   id: string;
@@ -19,27 +20,6 @@ interface AuditEntry {
   details: Record<string, unknown> | null;
 }
 
-const ACTIONS = [
-  'session.signed_in',
-  'session.sign_in_failed',
-  'session.signed_out',
-  'refund.created',
-  'api_key.created',
-  'api_key.revoked',
-  'webhook.created',
-  'webhook.deleted',
-  'webhook.enabled',
-  'payment_link.created',
-  'payment_link.canceled',
-  'member.invited',
-  'member.role_changed',
-  'member.removed',
-  'member.joined',
-  'totp.enabled',
-  'totp.disabled',
-  'password.changed',
-  'company.totp_required',
-];
 
 export function AuditPage() {
   const { t, locale } = useI18n();
@@ -80,7 +60,7 @@ export function AuditPage() {
             }}
           >
             <option value="">{t('all')}</option>
-            {ACTIONS.map((a) => (
+            {AUDIT_ACTIONS.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>

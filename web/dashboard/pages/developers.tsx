@@ -169,15 +169,7 @@ function NewKeyDialog({ onClose }: { onClose: () => void }) {
             <span>{t('name')}</span>
             <input name="name" required maxLength={100} />
           </label>
-          <fieldset class="field">
-            <legend>{t('scopes')}</legend>
-            {SCOPES.map((scope) => (
-              <label class="check" key={scope}>
-                <input type="checkbox" name="scopes" value={scope} defaultChecked />
-                <span class="mono">{scope}</span>
-              </label>
-            ))}
-          </fieldset>
+          <CheckList legend={t('scopes')} name="scopes" values={SCOPES} />
           <ErrorBox error={action.error} />
           <button type="submit" class="primary" disabled={action.busy}>
             {t('createKey')}
@@ -365,15 +357,7 @@ function NewWebhookDialog({ onClose }: { onClose: () => void }) {
             <span>{t('url')}</span>
             <input name="url" type="url" required maxLength={2048} placeholder="https://" />
           </label>
-          <fieldset class="field">
-            <legend>{t('events')}</legend>
-            {EVENTS.map((type) => (
-              <label class="check" key={type}>
-                <input type="checkbox" name="events" value={type} defaultChecked />
-                <span class="mono">{type}</span>
-              </label>
-            ))}
-          </fieldset>
+          <CheckList legend={t('events')} name="events" values={EVENTS} />
           <ErrorBox error={action.error} />
           <button type="submit" class="primary" disabled={action.busy}>
             {t('createWebhook')}
@@ -418,6 +402,21 @@ function Events() {
       {list.data && list.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
       <Pager page={list.data} paging={paging} />
     </section>
+  );
+}
+
+/** Checkboxes sent under one form name, all ticked at first (a new key's scopes, a new webhook's events). */
+function CheckList({ legend, name, values }: { legend: string; name: string; values: readonly string[] }) {
+  return (
+    <fieldset class="field">
+      <legend>{legend}</legend>
+      {values.map((value) => (
+        <label class="check" key={value}>
+          <input type="checkbox" name={name} value={value} defaultChecked />
+          <span class="mono">{value}</span>
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

@@ -4,7 +4,7 @@
  * removes a member, and may require two-step verification of everyone. The
  * last admin's refusal (409 LAST_ADMIN) is the server's message.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api.js';
 import { CopyField } from '../components/copy-field.js';
 import { Dialog } from '../components/dialog.js';
@@ -42,12 +42,14 @@ export function TeamPage() {
     if (ok) setNotice(t('roleChanged'));
     team.reload();
   };
-  // The box shows the choice at once; the team's answer (or a refusal) then settles it.
+  // The box shows the choice at once and keeps it until the team is read again (or the change is refused):
+  // the stale list read before the change must not flip it back in between.
   const [required, setRequiredShown] = useState<boolean | undefined>(undefined);
+  useEffect(() => setRequiredShown(undefined), [team.data]);
   const setRequired = async (requireTotp: boolean) => {
     setRequiredShown(requireTotp);
-    await action.run(() => put('/team/settings', { requireTotp }));
-    setRequiredShown(undefined);
+    const done = await action.run(() => put('/team/settings', { requireTotp }).then(() => true));
+    if (!done) setRequiredShown(undefined);
     team.reload();
   };
 
