@@ -116,6 +116,13 @@ try {
       await page.getByRole('heading', { name: /^Venda / }).waitFor();
       await page.locator('.timeline').waitFor();
       await page.screenshot({ path: path.join(OUT, `dashboard-${shape.name}-sale.png`) });
+      await page.goto(`${api}/dashboard/developers`);
+      await page.getByRole('heading', { name: 'Desenvolvedores', level: 1 }).waitFor();
+      await page.getByRole('cell', { name: 'transaction.paid' }).first().waitFor();
+      await page.screenshot({ path: path.join(OUT, `dashboard-${shape.name}-developers.png`), fullPage: true });
+      await page.goto(`${api}/dashboard/team`);
+      await page.getByRole('cell', { name: 'demo@loja.example' }).waitFor();
+      await page.screenshot({ path: path.join(OUT, `dashboard-${shape.name}-team.png`) });
       await context.close();
     }
   } finally {

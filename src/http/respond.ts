@@ -42,3 +42,14 @@ export async function respond<T>(request: FastifyRequest, reply: FastifyReply, o
   if (request.routeOptions.config?.idempotency) return reply.code(status).type('application/json; charset=utf-8').send(viewJson(outcome));
   return reply.code(status).send(outcome);
 }
+
+/**
+ * A service's outcome as the response with an explicit success `status`, for routes that declare no
+ * response schema (the dashboard's, hidden from the reference): the error body, an empty body for
+ * `undefined`, or the value.
+ */
+export function sendOutcome<T>(reply: FastifyReply, outcome: Outcome<T>, status = 200): FastifyReply {
+  if (isDomainError(outcome)) return sendError(reply, outcome);
+  if (outcome === undefined) return reply.code(status).send();
+  return reply.code(status).send(outcome);
+}

@@ -13,3 +13,8 @@ export const rowsToRead = (limit: number): number => limit + 1;
 export function toPage<T>(rows: T[], limit: number): { data: T[]; hasMore: boolean } {
   return { data: rows.slice(0, limit), hasMore: rows.length > limit };
 }
+
+/** A page with the cursor of the next one (the last id shown), or null on the last page. */
+export function withNextCursor<T extends { id: string }>(page: { data: T[]; hasMore: boolean }): { data: T[]; hasMore: boolean; nextCursor: string | null } {
+  return { ...page, nextCursor: page.hasMore ? page.data[page.data.length - 1]!.id : null };
+}

@@ -7,7 +7,7 @@
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import type { IdGenerator } from '../../lib/ids.js';
-import { DEFAULT_PAGE_SIZE, rowsToRead, toPage } from '../../lib/paging.js';
+import { DEFAULT_PAGE_SIZE, rowsToRead, toPage, withNextCursor } from '../../lib/paging.js';
 import type { AuditEntry, AuditRecorder } from './entry.js';
 import * as repo from './repo.js';
 
@@ -54,7 +54,7 @@ export class AuditLog implements AuditRecorder {
     const limit = query.limit ?? DEFAULT_PAGE_SIZE;
     const rows = await repo.listEntries(this.db, companyId, { userId: query.userId, action: query.action, before: query.cursor }, rowsToRead(limit));
     const page = toPage(rows, limit);
-    return {
+    return withNextCursor({
       data: page.data.map((r) => ({
         id: r.id,
         at: new Date(r.at).toISOString(),
@@ -66,8 +66,7 @@ export class AuditLog implements AuditRecorder {
         details: r.details,
       })),
       hasMore: page.hasMore,
-      nextCursor: page.hasMore ? page.data[page.data.length - 1]!.id : null,
-    };
+    });
   }
 
   /** Deletes one batch of entries over a year old; answers how many went. */

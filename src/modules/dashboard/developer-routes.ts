@@ -6,7 +6,9 @@ import { isDomainError, notFound } from '../../lib/domain-error.js';
 import { isId } from '../../lib/ids.js';
 import type { KeyRecord } from '../companies/index.js';
 import { CreateWebhookBody } from '../webhooks/schemas.js';
-import { actorOf, answer, audited, paged } from './http.js';
+import { actorOf, audited } from './http.js';
+import { sendOutcome } from '../../http/respond.js';
+import { withNextCursor } from '../../lib/paging.js';
 import { DASHBOARD_API, type RouteDeps } from './routes.js';
 import { CreateKeyBody, EventsQuery, PageOnlyQuery } from './schemas.js';
 
@@ -28,7 +30,7 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
 
   app.get(`${DASHBOARD_API}/api-keys`, { preHandler: guard('developers.read'), schema: { hide } }, async (request, reply) => {
     const keys = await services.companies.listKeys(actorOf(request).companyId);
-    return answer(reply, isDomainError(keys) ? keys : { data: keys.map(keyView) });
+    return sendOutcome(reply, isDomainError(keys) ? keys : { data: keys.map(keyView) });
   });
 
   app.post<{ Body: Static<typeof CreateKeyBody> }>(
@@ -36,10 +38,10 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { preHandler: guard('developers.write'), schema: { hide, body: CreateKeyBody } },
     async (request, reply) => {
       const issued = await services.companies.issueKey(actorOf(request).companyId, request.body.scopes, request.body.name);
-      if (isDomainError(issued)) return answer(reply, issued);
+      if (isDomainError(issued)) return sendOutcome(reply, issued);
       await audited(audit, db, request, 'api_key.created', issued.id, { name: request.body.name });
       // The only time the key is shown: it is not stored.
-      return answer(reply, { ...keyView(issued), key: issued.key }, 201);
+      return sendOutcome(reply, { ...keyView(issued), key: issued.key }, 201);
     },
   );
 
@@ -48,16 +50,16 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
     async (request, reply) => {
       const { id } = request.params;
-      if (!isId('key', id)) return answer(reply, notFound('apiKey'));
+      if (!isId('key', id)) return sendOutcome(reply, notFound('apiKey'));
       const revoked = await services.companies.revokeKey(id, actorOf(request).companyId);
-      if (isDomainError(revoked)) return answer(reply, notFound('apiKey'));
+      if (isDomainError(revoked)) return sendOutcome(reply, notFound('apiKey'));
       await audited(audit, db, request, 'api_key.revoked', id);
-      return answer(reply, keyView(revoked));
+      return sendOutcome(reply, keyView(revoked));
     },
   );
 
   app.get(`${DASHBOARD_API}/webhooks`, { preHandler: guard('developers.read'), schema: { hide } }, async (request, reply) =>
-    answer(reply, await services.webhooks.list(actorOf(request).companyId)),
+    sendOutcome(reply, await services.webhooks.list(actorOf(request).companyId)),
   );
 
   app.post<{ Body: Static<typeof CreateWebhookBody> }>(
@@ -67,7 +69,7 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       // The answer holds the whsec_ secret: the only time it is shown (the list never has it).
       const created = await services.webhooks.create(actorOf(request).companyId, request.body);
       if (!isDomainError(created)) await audited(audit, db, request, 'webhook.created', created.id);
-      return answer(reply, created, 201);
+      return sendOutcome(reply, created, 201);
     },
   );
 
@@ -77,7 +79,7 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const removed = await services.webhooks.remove(actorOf(request).companyId, request.params.id);
       if (!isDomainError(removed)) await audited(audit, db, request, 'webhook.deleted', request.params.id);
-      return answer(reply, removed, 204);
+      return sendOutcome(reply, removed, 204);
     },
   );
 
@@ -88,7 +90,7 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
       // A webhook disabled after WEBHOOK_DISABLE_AFTER of failures: what waited for it is sent at once.
       const enabled = await services.webhooks.enable(actorOf(request).companyId, request.params.id);
       if (!isDomainError(enabled)) await audited(audit, db, request, 'webhook.enabled', request.params.id);
-      return answer(reply, enabled);
+      return sendOutcome(reply, enabled);
     },
   );
 
@@ -98,20 +100,20 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const { limit, cursor } = request.query;
       const page = await services.webhooks.deliveries(actorOf(request).companyId, request.params.id, { ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) });
-      return answer(reply, isDomainError(page) ? page : paged(page));
+      return sendOutcome(reply, isDomainError(page) ? page : withNextCursor(page));
     },
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
     `${DASHBOARD_API}/webhooks/:id/test`,
     { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
-    async (request, reply) => answer(reply, await dashboard.testWebhook(actorOf(request).companyId, request.params.id), 202),
+    async (request, reply) => sendOutcome(reply, await dashboard.testWebhook(actorOf(request).companyId, request.params.id), 202),
   );
 
   app.post<{ Params: Static<typeof IdParams> }>(
     `${DASHBOARD_API}/deliveries/:id/resend`,
     { preHandler: guard('developers.write'), schema: { hide, params: IdParams } },
-    async (request, reply) => answer(reply, await dashboard.resendDelivery(actorOf(request).companyId, request.params.id), 202),
+    async (request, reply) => sendOutcome(reply, await dashboard.resendDelivery(actorOf(request).companyId, request.params.id), 202),
   );
 
   app.get<{ Querystring: Static<typeof EventsQuery> }>(
@@ -120,9 +122,9 @@ export function developerRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const { limit, cursor, type } = request.query;
       const text = await services.events.list(actorOf(request).companyId, { ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}), ...(type ? { type } : {}) });
-      if (isDomainError(text)) return answer(reply, text);
+      if (isDomainError(text)) return sendOutcome(reply, text);
       // The stored bodies as delivered, in the page the pages read (a page of at most 100 events is parsed once).
-      return answer(reply, paged(JSON.parse(text) as { data: { id: string }[]; hasMore: boolean }));
+      return sendOutcome(reply, withNextCursor(JSON.parse(text) as { data: { id: string }[]; hasMore: boolean }));
     },
   );
 }

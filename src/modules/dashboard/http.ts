@@ -1,15 +1,15 @@
 /**
- * What every dashboard route does the same way: who is acting, the page
- * envelope the pages read, a service's outcome as the response, the audit
- * line after a change, and the Idempotency-Key of a refund.
+ * What every dashboard route does the same way: who is acting, the name of
+ * an export, the audit line after a change, and the Idempotency-Key of a
+ * refund. (A page's cursor is lib/paging.ts's withNextCursor; a service's
+ * outcome becomes the response through http/respond.ts's sendOutcome.)
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { sendError } from '../../http/error-handler.js';
 import { claimDeferredKey } from '../../http/idempotency.js';
 import { requestLanguage } from '../../http/language.js';
-import { isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { validationError } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { AuditAction, AuditEntry, AuditRecorder } from '../audit/entry.js';
@@ -22,20 +22,8 @@ export function actorOf(request: FastifyRequest): Actor {
   return request.actor;
 }
 
-/** `{ data, hasMore, nextCursor }`: the seller's API's page with the cursor of the next one (the last id shown). */
-export function paged<T extends { id: string }>(page: { data: T[]; hasMore: boolean }): { data: T[]; hasMore: boolean; nextCursor: string | null } {
-  return { ...page, nextCursor: page.hasMore ? page.data[page.data.length - 1]!.id : null };
-}
-
 /** The Content-Disposition of an export: what it holds and the São Paulo day it was made. */
 export const csvAttachment = (what: string, at: Date): string => `attachment; filename="${what}-${saoPauloDate(at)}.csv"`;
-
-/** A service's outcome as the response: the contract's error body, or `status` with the value. */
-export function answer<T>(reply: FastifyReply, outcome: Outcome<T>, status = 200): FastifyReply {
-  if (isDomainError(outcome)) return sendError(reply, outcome);
-  if (outcome === undefined) return reply.code(status).send();
-  return reply.code(status).send(outcome);
-}
 
 /** Writes the audit line of a change the actor made (after it committed: the services own their transactions). */
 export async function audited(

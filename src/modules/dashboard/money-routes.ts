@@ -5,7 +5,9 @@ import { IdParams } from '../../http/common-schemas.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { CreateLinkBody } from '../payment-links/index.js';
 import { qrCodePngBase64 } from '../pix/index.js';
-import { actorOf, answer, audited, csvAttachment, paged } from './http.js';
+import { actorOf, audited, csvAttachment } from './http.js';
+import { sendOutcome } from '../../http/respond.js';
+import { withNextCursor } from '../../lib/paging.js';
 import { DASHBOARD_API, type RouteDeps } from './routes.js';
 import { PageOnlyQuery, ReceivablesCsvQuery, ReceivablesQuery, type ReceivablesFilter } from './schemas.js';
 
@@ -29,7 +31,7 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const { limit, cursor } = request.query;
       const page = await services.paymentLinks.list(actorOf(request).companyId, { ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) });
-      return answer(reply, paged(page));
+      return sendOutcome(reply, withNextCursor(page));
     },
   );
 
@@ -39,9 +41,9 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { preHandler: guard('links.write'), schema: { hide, body: CreateLinkBody } },
     async (request, reply) => {
       const link = await services.paymentLinks.create(actorOf(request).companyId, request.body);
-      if (isDomainError(link)) return answer(reply, link);
+      if (isDomainError(link)) return sendOutcome(reply, link);
       await audited(audit, db, request, 'payment_link.created', link.id, { amount: link.amountCents });
-      return answer(reply, { ...link, qrCode: `data:image/png;base64,${qrCodePngBase64(link.url)}` }, 201);
+      return sendOutcome(reply, { ...link, qrCode: `data:image/png;base64,${qrCodePngBase64(link.url)}` }, 201);
     },
   );
 
@@ -51,7 +53,7 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const link = await services.paymentLinks.cancel(actorOf(request).companyId, request.params.id);
       if (!isDomainError(link)) await audited(audit, db, request, 'payment_link.canceled', link.id);
-      return answer(reply, link);
+      return sendOutcome(reply, link);
     },
   );
 
@@ -65,7 +67,7 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
         services.receivables.listForCompany(companyId, { ...receivableFilter(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) }),
         services.receivables.totalsForCompany(companyId, receivableFilter(filter)),
       ]);
-      return answer(reply, { ...paged(page), totals });
+      return sendOutcome(reply, { ...withNextCursor(page), totals });
     },
   );
 

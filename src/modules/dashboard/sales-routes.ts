@@ -2,10 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { IdParams } from '../../http/common-schemas.js';
-import { respond } from '../../http/respond.js';
+import { respond, sendOutcome } from '../../http/respond.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { RefundSchema } from '../refunds/index.js';
-import { actorOf, answer, audited, claimIdempotencyKey, csvAttachment, paged } from './http.js';
+import { actorOf, audited, claimIdempotencyKey, csvAttachment } from './http.js';
+import { withNextCursor } from '../../lib/paging.js';
 import { DASHBOARD_API, type RouteDeps } from './routes.js';
 import { RefundBody, TransactionsCsvQuery, TransactionsQuery, type TransactionsFilter } from './schemas.js';
 
@@ -24,7 +25,7 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { guard, services, dashboard, audit, db, config, clock } = deps;
 
   app.get(`${DASHBOARD_API}/home`, { preHandler: guard('sales.read'), schema: { hide } }, async (request, reply) =>
-    answer(reply, await dashboard.home(actorOf(request).companyId)),
+    sendOutcome(reply, await dashboard.home(actorOf(request).companyId)),
   );
 
   app.get<{ Querystring: Static<typeof TransactionsQuery> }>(
@@ -33,7 +34,7 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => {
       const { limit, cursor, ...filter } = request.query;
       const page = await services.transactions.search(actorOf(request).companyId, { ...searchOf(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) });
-      return answer(reply, paged(page));
+      return sendOutcome(reply, withNextCursor(page));
     },
   );
 
@@ -51,7 +52,7 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get<{ Params: Static<typeof IdParams> }>(
     `${DASHBOARD_API}/transactions/:id`,
     { preHandler: guard('sales.read'), schema: { hide, params: IdParams } },
-    async (request, reply) => answer(reply, await dashboard.transaction(actorOf(request).companyId, request.params.id)),
+    async (request, reply) => sendOutcome(reply, await dashboard.transaction(actorOf(request).companyId, request.params.id)),
   );
 
   // The refund of POST /v2/transactions/{id}/refunds, with the same service, rules and Idempotency-Key handling.
@@ -73,7 +74,7 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
     app.post<{ Params: Static<typeof IdParams> }>(
       `${DASHBOARD_API}/transactions/:id/simulate-payment`,
       { preHandler: guard('sales.simulate'), schema: { hide, params: IdParams } },
-      async (request, reply) => answer(reply, await services.transactions.settleInSandbox(actorOf(request).companyId, request.params.id, 'PAID')),
+      async (request, reply) => sendOutcome(reply, await services.transactions.settleInSandbox(actorOf(request).companyId, request.params.id, 'PAID')),
     );
   }
 }

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { sendError } from '../../http/error-handler.js';
+import { sendOutcome } from '../../http/respond.js';
 import { perMinuteLimit } from '../../http/rate-limit.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import { cookieValue, type DashboardGuards } from './guard.js';
@@ -50,8 +51,6 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
     setCookie(reply, outcome.token);
     return reply.send(outcome.stage === 'totp' ? { stage: 'totp' } : outcome.me);
   };
-  const answer = <T>(reply: FastifyReply, outcome: Outcome<T>, status = 200) =>
-    isDomainError(outcome) ? sendError(reply, outcome) : status === 204 ? reply.code(204).send() : reply.code(status).send(outcome);
 
   // What the dashboard's API answers is one person's: never stored by a browser or a proxy.
   app.addHook('onSend', async (request, reply) => {
@@ -82,7 +81,7 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   app.put<{ Body: Static<typeof CompanyBody> }>(
     `${API}/session/company`,
     { preHandler: signedIn, schema: { hide: true, body: CompanyBody } },
-    async (request, reply) => answer(reply, await users.switchCompany(live(request), request.body.companyId)),
+    async (request, reply) => sendOutcome(reply, await users.switchCompany(live(request), request.body.companyId)),
   );
 
   // ---- invitations ------------------------------------------------------------
@@ -90,7 +89,7 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   app.get<{ Params: Static<typeof TokenParams> }>(
     `${API}/invitations/:token`,
     { preHandler: perAddress, schema: { hide: true, params: TokenParams } },
-    async (request, reply) => answer(reply, await users.team.invitation(request.params.token)),
+    async (request, reply) => sendOutcome(reply, await users.team.invitation(request.params.token)),
   );
 
   app.post<{ Params: Static<typeof TokenParams>; Body: Static<typeof AcceptBody> }>(
@@ -104,21 +103,21 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   app.post<{ Body: Static<typeof PasswordChangeBody> }>(
     `${API}/account/password`,
     { preHandler: signedIn, schema: { hide: true, body: PasswordChangeBody } },
-    async (request, reply) => answer(reply, await users.changePassword(live(request), request.body.currentPassword, request.body.newPassword, request.ip), 204),
+    async (request, reply) => sendOutcome(reply, await users.changePassword(live(request), request.body.currentPassword, request.body.newPassword, request.ip), 204),
   );
 
-  app.post(`${API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => answer(reply, await users.enrollTotp(live(request))));
+  app.post(`${API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => sendOutcome(reply, await users.enrollTotp(live(request))));
 
   app.post<{ Body: Static<typeof CodeBody> }>(
     `${API}/account/totp/confirm`,
     { preHandler: signedIn, schema: { hide: true, body: CodeBody } },
-    async (request, reply) => answer(reply, await users.confirmTotp(live(request), request.body.code, request.ip)),
+    async (request, reply) => sendOutcome(reply, await users.confirmTotp(live(request), request.body.code, request.ip)),
   );
 
   app.delete<{ Body: Static<typeof PasswordBody> }>(
     `${API}/account/totp`,
     { preHandler: signedIn, schema: { hide: true, body: PasswordBody } },
-    async (request, reply) => answer(reply, await users.disableTotp(live(request), request.body.password, request.ip), 204),
+    async (request, reply) => sendOutcome(reply, await users.disableTotp(live(request), request.body.password, request.ip), 204),
   );
 
   // ---- the team ---------------------------------------------------------------
@@ -128,19 +127,19 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   app.post<{ Body: Static<typeof InviteBody> }>(
     `${API}/team/invitations`,
     { preHandler: guard('team.write'), schema: { hide: true, body: InviteBody } },
-    async (request, reply) => answer(reply, await users.team.invite(request.actor!.companyId, request.body.email, request.body.role, doerOf(live(request), request.ip)), 201),
+    async (request, reply) => sendOutcome(reply, await users.team.invite(request.actor!.companyId, request.body.email, request.body.role, doerOf(live(request), request.ip)), 201),
   );
 
   app.put<{ Params: Static<typeof MemberParams>; Body: Static<typeof RoleBody> }>(
     `${API}/team/members/:userId`,
     { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams, body: RoleBody } },
-    async (request, reply) => answer(reply, await users.team.setRole(request.actor!.companyId, request.params.userId, request.body.role, doerOf(live(request), request.ip))),
+    async (request, reply) => sendOutcome(reply, await users.team.setRole(request.actor!.companyId, request.params.userId, request.body.role, doerOf(live(request), request.ip))),
   );
 
   app.delete<{ Params: Static<typeof MemberParams> }>(
     `${API}/team/members/:userId`,
     { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams } },
-    async (request, reply) => answer(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip)), 204),
+    async (request, reply) => sendOutcome(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip)), 204),
   );
 
   app.put<{ Body: Static<typeof SettingsBody> }>(

@@ -99,7 +99,7 @@ function Keys() {
           <tbody>
             {keys.data?.data.map((key) => (
               <tr key={key.id}>
-                <td>{key.name}</td>
+                <td>{key.name || <span class="muted">—</span>}</td>
                 <td class="mono">{key.prefix}</td>
                 <td>{key.scopes ? key.scopes.join(', ') : t('allScopes')}</td>
                 <td>{when(key.createdAt, locale)}</td>
