@@ -1,34 +1,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CompiledQuery } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import type { Db } from './database.js';
-import { copiesText, executeBatched, MAX_WAIT_MS, partsOf } from './statement-batches.js';
-
-const CHAIN = 'with "w0" as (insert into "a" ("x", "y") values ($1, $2) returning "x"), "w1" as (insert into "b" ("x") select "x" from "w0") insert into "c" ("z") values ($3)';
-
-test('copies of a chain: each copy reads its own renamed CTEs, its main statement is a CTE, its parameters follow the previous copy\'s', () => {
-  assert.equal(
-    copiesText(CHAIN, 2),
-    'with "c0w0" as (insert into "a" ("x", "y") values ($1, $2) returning "x"), "c0w1" as (insert into "b" ("x") select "x" from "c0w0"), "c0" as (insert into "c" ("z") values ($3)), ' +
-      '"c1w0" as (insert into "a" ("x", "y") values ($4, $5) returning "x"), "c1w1" as (insert into "b" ("x") select "x" from "c1w0"), "c1" as (insert into "c" ("z") values ($6)) select 1',
-  );
-  assert.equal(copiesText('insert into "c" ("z") values ($1)', 2), 'with "c0" as (insert into "c" ("z") values ($1)), "c1" as (insert into "c" ("z") values ($2)) select 1');
-});
-
-test('parentheses inside string literals and quoted names do not end a CTE', () => {
-  const text = 'with "w0" as (insert into "a" ("x") values (\'(\' || $1)), "w1" as (update "b" set "y" = \')\' where "z" = $2) insert into "c" ("q(") values ($3)';
-  assert.deepEqual(partsOf(text), {
-    ctes: '"w0" as (insert into "a" ("x") values (\'(\' || $1)), "w1" as (update "b" set "y" = \')\' where "z" = $2)',
-    main: 'insert into "c" ("q(") values ($3)',
-    parameters: 3,
-  });
-});
-
-test('a text whose parameters are not $1…$k, or that is not a chain of writes, is never copied', () => {
-  assert.equal(partsOf('insert into "c" ("z") values ($1, $3)'), undefined);
-  assert.equal(partsOf('select $1'), undefined);
-  assert.equal(partsOf('with "x" as (select 1) insert into "c" ("z") values ($1)'), undefined);
-});
+import { executeBatched, MAX_WAIT_MS, type Copies } from './statement-batches.js';
 
 /** A database stub whose statements the test answers one by one. */
 function stubDb() {
@@ -43,7 +17,11 @@ function stubDb() {
 }
 
 const TEXT = 'insert into "c" ("z") values ($1)';
-const settle = (promises: Promise<void>[]) => Promise.allSettled(promises);
+/** A statement whose n copies are named by their count (one-statement.test.ts checks the copies themselves). */
+const copiesText = (n: number) => (n === 1 ? TEXT : `${n} copies of ${TEXT}`);
+const STATEMENT: Copies<number, boolean> = { statement: (runs) => CompiledQuery.raw(copiesText(runs.length), [...runs]), answer: () => true };
+const execute = (db: Db, value: number) => executeBatched(db, STATEMENT, value);
+const settle = (promises: Promise<unknown>[]) => Promise.allSettled(promises);
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 /** Keeps MAX_WAIT_MS from sending a waiting run alone while the test steps through (a loaded machine can take 100 ms between two ticks). */
 const holdWaits = (t: TestContext) => t.mock.timers.enable({ apis: ['setTimeout'] });
@@ -51,13 +29,13 @@ const holdWaits = (t: TestContext) => t.mock.timers.enable({ apis: ['setTimeout'
 test('runs that arrive while two statements of their text are in flight wait, then go together in one statement', async (t) => {
   holdWaits(t);
   const { db, sent } = stubDb();
-  const runs = [1, 2, 3, 4, 5, 6, 7].map((v) => executeBatched(db, TEXT, [v]));
+  const runs = [1, 2, 3, 4, 5, 6, 7].map((v) => execute(db, v));
   assert.equal(sent.length, 2, 'the first two are sent alone at once');
   assert.deepEqual(sent.map((s) => s.values), [[1], [2]]);
   sent[0]!.answer();
   await tick();
   assert.equal(sent.length, 3);
-  assert.equal(sent[2]!.text, copiesText(TEXT, 4), 'four waiting runs in one statement (a power of two)');
+  assert.equal(sent[2]!.text, copiesText(4), 'four waiting runs in one statement (a power of two)');
   assert.deepEqual(sent[2]!.values, [3, 4, 5, 6]);
   sent[1]!.answer();
   await tick();
@@ -70,11 +48,11 @@ test('runs that arrive while two statements of their text are in flight wait, th
 
 /** Three runs: two sent alone (answered at once) and the batch of the two that waited, whose fate the test decides. */
 async function batchOfTwo(db: Db, sent: ReturnType<typeof stubDb>['sent']) {
-  const runs = [1, 2, 3, 4].map((v) => executeBatched(db, TEXT, [v]));
+  const runs = [1, 2, 3, 4].map((v) => execute(db, v));
   sent[0]!.answer();
   sent[1]!.answer();
   await tick();
-  assert.equal(sent[2]!.text, copiesText(TEXT, 2));
+  assert.equal(sent[2]!.text, copiesText(2));
   return runs;
 }
 
@@ -112,7 +90,7 @@ test('a batch whose outcome is unknown (the connection lost) gives every run tha
 
 test('runs waiting behind statements that do not answer are sent after MAX_WAIT_MS, and a full batch never waits', async () => {
   const { db, sent } = stubDb();
-  const runs = Array.from({ length: 11 }, (_, v) => executeBatched(db, TEXT, [v]));
+  const runs = Array.from({ length: 11 }, (_, v) => execute(db, v));
   assert.deepEqual(sent.map((s) => s.values), [[0], [1], [2, 3, 4, 5, 6, 7, 8, 9]], 'two alone, then the first 8 waiting at once');
   await new Promise((resolve) => setTimeout(resolve, MAX_WAIT_MS + 50));
   assert.deepEqual(sent.slice(3).map((s) => s.values), [[10]], 'the run left waiting is sent though nothing answered');

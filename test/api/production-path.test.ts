@@ -15,6 +15,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { BcbPixProvider } from '../../src/modules/providers/bcb-pix/index.js';
 import { txidOf } from '../../src/modules/providers/bcb-pix/mapping.js';
 import type { ChargeRequest, PreparedCharge } from '../../src/modules/providers/provider.js';
+import { insertRowFragment } from '../../src/db/one-statement.js';
 import { IDEMPOTENCY_LEASE_MS } from '../../src/modules/idempotency/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
@@ -37,7 +38,7 @@ class HookedPix extends BcbPixProvider {
     this.around = undefined;
     const insert: PreparedCharge['insert'] = this.breakInsert
       ? // A NULL key: the statement fails on provider_charges, after the key and the intent parts.
-        (qc) => qc.insertInto('provider_charges').values({ reference: request.reference, provider: 'x', method: 'PIX', provider_key: null as unknown as string, amount_cents: 1, created_at: new Date() })
+        insertRowFragment('provider_charges', { reference: request.reference, provider: 'x', method: 'PIX', provider_key: null as unknown as string, amount_cents: 1, created_at: new Date() })
       : prepared.insert;
     return { insert, send: around ? () => around(prepared.send as () => Promise<never>) : prepared.send };
   }

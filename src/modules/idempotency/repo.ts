@@ -1,7 +1,7 @@
 /** All SQL on idempotency_keys. The executor is always the first parameter. */
-import type { QueryCreator, Selectable } from 'kysely';
+import { sql, type QueryCreator, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { builderOf, isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
+import { builderOf, fragmentKind, isUniqueViolation, insertRowFragment, type InsertFragment, type Place, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, IdempotencyKeysTable } from '../../db/types.js';
 
 export type IdempotencyKeyRow = Selectable<IdempotencyKeysTable>;
@@ -88,28 +88,36 @@ export async function takeOver(ex: Db, companyId: string, key: string, oldLease:
  * undefined when the key is no longer STARTED.
  */
 export async function markDone(ex: Db, companyId: string, key: string, status: number | undefined, sealedBody: string): Promise<number | undefined> {
-  const updated = await markDoneUpdate(ex, companyId, key, status, sealedBody).returning('response_status').executeTakeFirst();
+  const updated = await markDoneUpdate(ex, { companyId, key, status, sealedBody }).returning('response_status').executeTakeFirst();
   return updated?.response_status ?? undefined;
 }
 
-/** markDone's UPDATE, unexecuted: a shaped fragment of the statement that records the request's outcome (db/one-statement.ts). */
-export function markDoneFragment(companyId: string, key: string, status: number | undefined, sealedBody: string): UpdateFragment {
-  return {
-    // Without a status, the response's is the key's success status: a column, not a parameter.
-    shape: `idempotency_keys mark done${status === undefined ? ' with the success status' : ''}`,
-    values: ['DONE', ...(status === undefined ? [] : [status]), sealedBody, companyId, key, 'STARTED'],
-    build: (qc) => markDoneUpdate(qc, companyId, key, status, sealedBody),
-  };
+/** markDone's UPDATE, unexecuted: a fragment of the statement that records the request's outcome (db/one-statement.ts). */
+export const markDoneFragment = (companyId: string, key: string, status: number | undefined, sealedBody: string): UpdateFragment =>
+  markDoneKind({ companyId, key, status, sealedBody });
+
+type MarkDone = {
+  companyId: string;
+  key: string;
+  status: number | undefined;
+  sealedBody: string;
+};
+
+function markDoneUpdate(qc: QueryCreator<Database>, { companyId, key, status, sealedBody }: MarkDone, at?: Place) {
+  return (
+    qc
+      .updateTable('idempotency_keys')
+      // Without a status, the response's is the key's success status: a column, not a parameter.
+      .set((eb) => ({ state: 'DONE', response_status: status ?? eb.ref('success_status'), response_body: sealedBody }))
+      .where('company_id', '=', companyId)
+      .where('key', '=', key)
+      .where('state', '=', 'STARTED')
+      .$if(at?.guarded === true, (qb) => qb.where(sql<boolean>`exists (select 1 from ${sql.table(at!.first)})`))
+  );
 }
 
-function markDoneUpdate(qc: QueryCreator<Database>, companyId: string, key: string, status: number | undefined, sealedBody: string) {
-  return qc
-    .updateTable('idempotency_keys')
-    .set((eb) => ({ state: 'DONE', response_status: status ?? eb.ref('success_status'), response_body: sealedBody }))
-    .where('company_id', '=', companyId)
-    .where('key', '=', key)
-    .where('state', '=', 'STARTED');
-}
+/** The request's own key: no other run of a batch holds it. */
+const markDoneKind = fragmentKind('own row', markDoneUpdate, { readsGuard: true });
 
 /** Releases a STARTED key whose request failed without storing a response. */
 export async function deleteStarted(ex: Db, companyId: string, key: string): Promise<void> {

@@ -47,11 +47,11 @@
  * called, so there are no phases: one statement, under the intent's lock for
  * a confirm (confirmLockedAtOnce), alone for a create (confirmAtCreate).
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import { asJsonb } from '../../db/jsonb.js';
-import { executeAsOne, FIRST_PART, isNotNullViolation, type InsertFragment, type StatementFragment } from '../../db/one-statement.js';
+import { executeAsOne, executeGuarded, type InsertFragment, type StatementFragment } from '../../db/one-statement.js';
 import { transact } from '../../db/transact.js';
 import type { Database, PaymentIntentRow, TransactionRow } from '../../db/types.js';
 import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error.js';
@@ -322,10 +322,10 @@ export class Confirmation {
    * DONE with the response. The intent is as the claim left it unless a retry
    * or the worker recorded an outcome meanwhile (what phase 3's FOR UPDATE
    * read guards against): so the first part is the conditional UPDATE of the
-   * intent, and the transaction takes its id from what that UPDATE RETURNs.
-   * When the condition fails, the id is NULL and the whole statement aborts
-   * (not-null violation; a concurrent finisher's lock is waited for and its
-   * outcome seen); the locked phase 3 (`finish`) then answers what was recorded.
+   * intent, a guard (db/one-statement.ts): every other part writes only when
+   * it matched. When the condition fails (a concurrent finisher's lock is
+   * waited for and its outcome seen), nothing is written and the statement
+   * says so; the locked phase 3 (`finish`) then answers what was recorded.
    */
   private async recordAtOnce(
     intent: PaymentIntentRow,
@@ -338,17 +338,13 @@ export class Confirmation {
     const now = this.deps.clock.now();
     const transactionId = transactionIdOf(intent);
     const { row, out, created, drawn } = await this.saleInMemory(intent, record, now);
-    const fragments: StatementFragment[] = [
-      repo.confirmClaimedFragment(intent.id, transactionId, now),
-      insertTransactionFragment(row, sql<string>`(SELECT transaction_id FROM ${sql.table(FIRST_PART)})`),
-      ...created,
-    ];
-    try {
-      return await drawWhileWriting(executeAsOne(this.deps.db, key ? [...fragments, key.markDone(out[shape])] : fragments), drawn);
-    } catch (err) {
-      if (!isNotNullViolation(err, 'transactions', 'id')) throw err;
-      return this.finish(intent, record, shape, scope);
-    }
+    const fragments: StatementFragment[] = [repo.confirmClaimedFragment(intent.id, transactionId, now), insertTransactionFragment(row), ...created];
+    let matched = false;
+    const statement = executeGuarded(this.deps.db, key ? [...fragments, key.markDone(out[shape])] : fragments).then((m) => {
+      matched = m;
+    });
+    const answer = await drawWhileWriting(statement, drawn);
+    return matched ? answer : this.finish(intent, record, shape, scope);
   }
 
   /**

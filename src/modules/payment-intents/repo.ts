@@ -1,6 +1,6 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
 import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
-import { isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
+import { fragmentKind, isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
 
@@ -60,14 +60,15 @@ export async function updateIntent(ex: Ex, id: string, changes: Updateable<Payme
 /** The columns a confirmation's claim (phase 1) sets. */
 const CLAIM_COLUMNS = ['confirm_started_at', 'confirm_key', 'reserved_transaction_id', 'updated_at'] as const;
 
-/** An UPDATE of the intent's row to the values `row` holds in `columns`, unexecuted and shaped (db/one-statement.ts). */
+/** An UPDATE of the intent's row (`id`) to the other values given: the run's own intent, claimed or locked by it. */
+const setColumns = fragmentKind('own row', (qc, { id, ...changes }: Updateable<PaymentIntentsTable> & { id: string }) =>
+  qc.updateTable('payment_intents').set(changes).where('id', '=', id),
+);
+
+/** An UPDATE of the intent's row to the values `row` holds in `columns`, unexecuted (db/one-statement.ts). */
 function setColumnsFragment(row: PaymentIntentRow, columns: readonly (keyof PaymentIntentRow)[]): UpdateFragment {
   const changes = Object.fromEntries(columns.map((column) => [column, row[column]])) as Updateable<PaymentIntentsTable>;
-  return {
-    shape: `payment_intents set ${columns.join(',')}`,
-    values: [...columns.map((column) => row[column]), row.id],
-    build: (qc) => qc.updateTable('payment_intents').set(changes).where('id', '=', row.id),
-  };
+  return setColumns({ ...changes, id: row.id });
 }
 
 /** The claim of a confirmation (phase 1) as the intent row holds it, unexecuted: run it with the row locked. */
@@ -88,19 +89,17 @@ export const confirmLockedFragment = (confirmed: PaymentIntentRow): UpdateFragme
  * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction
  * id, no row when the condition failed (a guard: confirmation.ts).
  */
-export function confirmClaimedFragment(id: string, transactionId: string, at: Date): UpdateFragment {
-  return {
-    shape: 'payment_intents confirm claimed',
-    values: ['CONFIRMED', transactionId, at, id, ...UNCONFIRMED_STATUSES],
-    build: (qc) =>
-      qc
-        .updateTable('payment_intents')
-        .set({ status: 'CONFIRMED', transaction_id: transactionId, updated_at: at })
-        .where('id', '=', id)
-        .where('status', 'in', UNCONFIRMED_STATUSES)
-        .returning('transaction_id'),
-  };
-}
+export const confirmClaimedFragment = (id: string, transactionId: string, at: Date): UpdateFragment => confirmClaimed({ id, transactionId, at });
+
+/** confirmClaimedFragment's kind: a guard (db/one-statement.ts), the later parts of its statement write only when it matched. */
+const confirmClaimed = fragmentKind('guard', (qc, v: { id: string; transactionId: string; at: Date }) =>
+  qc
+    .updateTable('payment_intents')
+    .set({ status: 'CONFIRMED', transaction_id: v.transactionId, updated_at: v.at })
+    .where('id', '=', v.id)
+    .where('status', 'in', UNCONFIRMED_STATUSES)
+    .returning('transaction_id'),
+);
 
 /** Undoes a confirmation claim that charged nothing (the vault refused the token). */
 export async function releaseConfirmation(ex: Ex, id: string, at: Date): Promise<void> {

@@ -4,8 +4,8 @@
  * (persist, call, persist), so a process dying mid-call leaves the key the
  * provider knows the charge by. The executor is always the first parameter.
  */
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import { builderOf, shapedRow, type InsertFragment } from '../../db/one-statement.js';
+import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { builderOf, fragmentKind, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, ProviderChargesTable } from '../../db/types.js';
 
 type Ex = Kysely<Database>;
@@ -23,7 +23,7 @@ export interface NewProviderCharge {
 
 /** The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row. */
 export function rememberChargeFragment(charge: NewProviderCharge): InsertFragment {
-  const values = {
+  return rememberCharge({
     reference: charge.reference,
     provider: charge.provider,
     method: charge.method,
@@ -31,9 +31,12 @@ export function rememberChargeFragment(charge: NewProviderCharge): InsertFragmen
     transaction_id: charge.transactionId ?? null,
     amount_cents: charge.amountCents,
     created_at: charge.at,
-  };
-  return shapedRow('provider_charges once', values, (qc) => qc.insertInto('provider_charges').values(values).onConflict((oc) => oc.column('reference').doNothing()));
+  });
 }
+
+const rememberCharge = fragmentKind('rows', (qc, values: Insertable<ProviderChargesTable>) =>
+  qc.insertInto('provider_charges').values(values).onConflict((oc) => oc.column('reference').doNothing()),
+);
 
 /** rememberChargeFragment, executed: true when the row is new, false when the reference was recorded earlier (its first row kept). */
 export async function rememberNewCharge(ex: Ex, charge: NewProviderCharge): Promise<boolean> {

@@ -1,5 +1,5 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Expression, type InsertObject, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type InsertObject, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
@@ -7,14 +7,12 @@ import { nameHasPrefixes, type SearchKeys } from './search.js';
 
 type Ex = Kysely<Database>;
 
-/** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
-function transactionValues(row: TransactionRow, id?: Expression<string>): InsertObject<Database, 'transactions'> {
+/** A transaction's row as its INSERT writes it. */
+function transactionValues(row: TransactionRow): InsertObject<Database, 'transactions'> {
   // A row read back holds the generated name_prefixes (migration 016), which no INSERT may set.
   const { name_prefixes: _generated, ...columns } = row as TransactionRow & { name_prefixes?: unknown };
   return {
     ...columns,
-    // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
-    ...(id ? { id } : {}),
     buyer: JSON.stringify(row.buyer),
     payment_details: JSON.stringify(row.payment_details),
     metadata: row.metadata === null ? null : JSON.stringify(row.metadata),
@@ -22,10 +20,9 @@ function transactionValues(row: TransactionRow, id?: Expression<string>): Insert
   };
 }
 
-/** The INSERT of a transaction as a shaped fragment of a larger statement (db/one-statement.ts), its id the row's or `id`'s. */
-export function insertTransactionFragment(row: TransactionRow, id?: Expression<string>): InsertFragment {
-  const values = transactionValues(row, id);
-  return insertRowFragment('transactions', values, id ? ['id'] : []);
+/** The INSERT of a transaction, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
+export function insertTransactionFragment(row: TransactionRow): InsertFragment {
+  return insertRowFragment('transactions', transactionValues(row));
 }
 
 export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {

@@ -1,7 +1,7 @@
 /** All SQL on webhooks, webhook_deliveries and webhook_attempts. The executor is always the first parameter. */
 import { sql, type Insertable, type QueryCreator, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { InsertFragment } from '../../db/one-statement.js';
+import { fragmentKind, type InsertFragment, type Place } from '../../db/one-statement.js';
 import type { Database, WebhookAttemptsTable, WebhookDeliveriesTable, WebhookRow, WebhooksTable } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 import type { WebhookOutcome } from './rules.js';
@@ -44,7 +44,7 @@ interface SubscribersEvent {
  * registration a company may have (MAX_ACTIVE_WEBHOOKS). Unexecuted: run
  * alone (insertDeliveriesToSubscribers) or in a larger statement (db/one-statement.ts).
  */
-function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: SubscribersEvent, types = JSON.stringify([e.type])) {
+function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: Omit<SubscribersEvent, 'type'> & { types: string }, at?: Place) {
   return qc
     .insertInto('webhook_deliveries')
     .columns(['id', 'company_id', 'webhook_id', 'event_id', 'state', 'attempts', 'next_attempt_at', 'locked_until', 'created_at', 'updated_at'])
@@ -54,19 +54,22 @@ function deliveriesToSubscribersQuery(qc: QueryCreator<Database>, e: Subscribers
         SELECT w.id, w.company_id, row_number() OVER (ORDER BY w.id) AS n,
                CASE WHEN w.disabled_at IS NULL THEN 'PENDING' ELSE 'HELD' END AS state
         FROM webhooks w
-        WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${types}::jsonb
+        WHERE w.company_id = ${e.companyId} AND w.active AND w.events @> ${e.types}::jsonb
+          ${at?.guarded ? sql`AND EXISTS (SELECT 1 FROM ${sql.table(at.first)})` : sql``}
       ) s`);
 }
 
+const deliveriesToSubscribers = fragmentKind('rows', deliveriesToSubscribersQuery, { readsGuard: true });
+
+/** The event's values as deliveriesToSubscribersQuery reads them. */
+const subscribersValues = ({ type, ...e }: SubscribersEvent) => ({ ...e, types: JSON.stringify([type]) });
+
 /** deliveriesToSubscribersQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
-export function deliveriesToSubscribersFragment(e: SubscribersEvent): InsertFragment {
-  const types = JSON.stringify([e.type]);
-  return { shape: 'webhook_deliveries to subscribers', values: [e.ids, e.eventId, e.at, e.at, e.at, e.companyId, types], build: (qc) => deliveriesToSubscribersQuery(qc, e, types) };
-}
+export const deliveriesToSubscribersFragment = (e: SubscribersEvent): InsertFragment => deliveriesToSubscribers(subscribersValues(e));
 
 /** deliveriesToSubscribersQuery, executed: the deliveries made. */
 export async function insertDeliveriesToSubscribers(ex: Db, e: SubscribersEvent): Promise<{ id: string; webhookId: string }[]> {
-  const rows = await deliveriesToSubscribersQuery(ex, e).returning(['id', 'webhook_id']).execute();
+  const rows = await deliveriesToSubscribersQuery(ex, subscribersValues(e)).returning(['id', 'webhook_id']).execute();
   return rows.map((r) => ({ id: r.id, webhookId: r.webhook_id }));
 }
 

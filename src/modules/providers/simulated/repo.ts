@@ -1,6 +1,6 @@
 /** All SQL on acquirer_charges, the simulated acquirer's own ledger. The executor is always the first parameter. */
 import type { Kysely, QueryCreator } from 'kysely';
-import { shapedRow, type InsertFragment } from '../../../db/one-statement.js';
+import { fragmentKind, type InsertFragment } from '../../../db/one-statement.js';
 import type { Database } from '../../../db/types.js';
 import type { ChargeRecord } from '../provider.js';
 
@@ -24,11 +24,10 @@ function chargeOnce(qc: QueryCreator<Database>, values: ReturnType<typeof charge
     .onConflict((oc) => oc.column('reference').doNothing());
 }
 
-/** chargeOnce as a shaped fragment of a larger statement (db/one-statement.ts). */
-export function insertChargeOnceFragment(c: NewCharge): InsertFragment {
-  const values = chargeValues(c);
-  return shapedRow('acquirer_charges once', values, (qc) => chargeOnce(qc, values));
-}
+const chargeOnceKind = fragmentKind('rows', chargeOnce);
+
+/** chargeOnce as a fragment of a larger statement (db/one-statement.ts). */
+export const insertChargeOnceFragment = (c: NewCharge): InsertFragment => chargeOnceKind(chargeValues(c));
 
 /** chargeOnce, executed: true when this call recorded the outcome. */
 export async function insertChargeOnce(ex: Ex, c: NewCharge): Promise<boolean> {
