@@ -15,7 +15,7 @@ function intentValues(row: PaymentIntentRow): NewPaymentIntent {
   };
 }
 
-/** The INSERT of an intent, unexecuted: a shaped fragment of a larger statement (db/one-statement.ts). */
+/** The INSERT of an intent, unexecuted: a fragment of a larger statement (db/one-statement.ts). */
 export function insertIntentFragment(row: PaymentIntentRow): InsertFragment {
   const values = intentValues(row);
   return insertRowFragment('payment_intents', values);

@@ -64,7 +64,7 @@ const deliveriesToSubscribers = fragmentKind('rows', deliveriesToSubscribersQuer
 /** The event's values as deliveriesToSubscribersQuery reads them. */
 const subscribersValues = ({ type, ...e }: SubscribersEvent) => ({ ...e, types: JSON.stringify([type]) });
 
-/** deliveriesToSubscribersQuery as a shaped fragment of a larger statement (db/one-statement.ts). */
+/** deliveriesToSubscribersQuery as a fragment of a larger statement (db/one-statement.ts); after a guard it makes no delivery unless the guard matched. */
 export const deliveriesToSubscribersFragment = (e: SubscribersEvent): InsertFragment => deliveriesToSubscribers(subscribersValues(e));
 
 /** deliveriesToSubscribersQuery, executed: the deliveries made. */
