@@ -13,7 +13,7 @@ function transactionValues(row: TransactionRow, id?: Expression<string>): Insert
   const { name_prefixes: _generated, ...columns } = row as TransactionRow & { name_prefixes?: unknown };
   return {
     ...columns,
-    // `id`: an expression for the row's id (a guarded statement's: confirmation.ts), else the row's own.
+    // `id`: an expression for the row's id (a guarded statement's: payment-intents/record.ts), else the row's own.
     ...(id ? { id } : {}),
     buyer: JSON.stringify(row.buyer),
     payment_details: JSON.stringify(row.payment_details),
@@ -26,10 +26,6 @@ function transactionValues(row: TransactionRow, id?: Expression<string>): Insert
 export function insertTransactionFragment(row: TransactionRow, id?: Expression<string>): InsertFragment {
   const values = transactionValues(row, id);
   return insertRowFragment('transactions', values, id ? ['id'] : []);
-}
-
-export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {
-  return ex.insertInto('transactions').values(transactionValues(row)).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {
