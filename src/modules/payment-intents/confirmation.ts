@@ -37,7 +37,7 @@ import type { VaultClient } from '../vault/index.js';
 import { charge, registrationOf, send, type InDatabaseProvider, type PreparingProvider } from './charge.js';
 import { ClaimStage, type ClaimGuard } from './claim.js';
 import { RecordStage, type FailureKnowledge } from './record.js';
-import { Recovery } from './recovery.js';
+import { Recovery, type IntentEventsPort, type RecoveryDeps } from './recovery.js';
 import * as repo from './repo.js';
 import { answerOf, type ConfirmationResult, type ConfirmationShape } from './sale.js';
 import type { IntentView } from './schemas.js';
@@ -59,6 +59,9 @@ export interface ConfirmationDeps {
   idempotency: IdempotencyService;
   /** Reserves a payment link's slot for each confirmation of one of its intents, whoever confirms it. */
   linkSlotGuard: ClaimGuard;
+  /** Writes payment_intent.reversed (recovery.ts). */
+  intentEvents: IntentEventsPort;
+  log?: RecoveryDeps['log'];
 }
 
 export class Confirmation {

@@ -11,15 +11,20 @@
  * the reversal is on the acquirer's record. An approval that reaches the
  * record stage after the intent was recorded FAILED (a resumed retry racing
  * the worker) is reversed the same way. Only an approval that stands makes a
- * PAID transaction.
+ * PAID transaction. Such a reversal is told to the seller, since the buyer's
+ * statement may show the authorization and its undoing: a
+ * `payment_intent.reversed` event (the intent made no transaction, so no
+ * transaction event can carry it) in the commit that settles the outcome,
+ * and a log line naming the intent (never the card).
  *
  * A process that dies between the claim and the record leaves the intent
  * claimed: a retry with the same key resumes it (the acquirer answers from
  * its record: no second charge), or, once the key's lease ran out, the
  * worker finishes it from the acquirer's record (`recoverStuckConfirmations`).
  */
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { PaymentIntentRow } from '../../db/types.js';
+import type { Database, PaymentIntentRow } from '../../db/types.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { Clock } from '../../lib/clock.js';
 import { IDEMPOTENCY_LEASE_MS, type IdempotencyService } from '../idempotency/index.js';
@@ -35,12 +40,33 @@ import * as repo from './repo.js';
  */
 export const UNKNOWN_OUTCOME_WINDOW_MS = 10 * 60_000;
 
+/**
+ * Writes an event about an intent that made no transaction in the caller's
+ * database transaction (the events module's outbox). A port, so that events
+ * may depend on this module (the intent's schema) and not the reverse.
+ */
+export interface IntentEventsPort {
+  recordIntentEvent(
+    trx: Transaction<Database>,
+    at: Date,
+    type: 'payment_intent.reversed',
+    companyId: string,
+    data: { paymentIntent: ReversedIntent; reversal: { amountCents: number; reversedAt: string } },
+  ): Promise<unknown>;
+}
+
+/** The intent as payment_intent.reversed names it: who and what, not the buyer (GET /v2/payment-intents/{id} shows all of it). */
+type ReversedIntent = { id: string; status: 'FAILED'; amountCents: number; paymentMethod: 'CREDIT_CARD'; referenceId: string; metadata: Record<string, string> };
+
 export interface RecoveryDeps {
   db: Db;
   clock: Clock;
   providers: Providers;
   /** Stores the responses that recovery finishes under an interrupted request's Idempotency-Key. */
   idempotency: IdempotencyService;
+  intentEvents: IntentEventsPort;
+  /** Where a reversal is logged (the process's logger; none in tests that do not look). */
+  log?: { info(fields: object, message: string): void } | undefined;
 }
 
 export class Recovery {
@@ -75,8 +101,31 @@ export class Recovery {
       throw err;
     }
     if (isStandingApproval(record)) return;
-    if (!record && since.getTime() > clock.now().getTime() - UNKNOWN_OUTCOME_WINDOW_MS) return;
-    await repo.clearOutcomeUnknown(db, intentId, since);
+    // The guard's false branch narrows to undefined; a reversed or refused record is neither.
+    const settled = record as ChargeRecord | undefined;
+    if (!settled && since.getTime() > clock.now().getTime() - UNKNOWN_OUTCOME_WINDOW_MS) return;
+    await this.settle(intentId, since, settled?.approved && settled.reversedAt ? settled.reversedAt : undefined);
+  }
+
+  /** Settles an unknown outcome; an approval that was reversed gets its event in the same commit, and a log line once committed. */
+  private async settle(intentId: string, since: Date, reversedAt: string | undefined): Promise<void> {
+    const now = this.deps.clock.now();
+    const settled = await this.deps.db.transaction().execute(async (trx) => {
+      const row = await repo.clearOutcomeUnknown(trx, intentId, since);
+      if (!row || !reversedAt) return undefined;
+      const reversal = { amountCents: row.amount_cents, reversedAt };
+      const paymentIntent: ReversedIntent = {
+        id: row.id,
+        status: 'FAILED',
+        amountCents: row.amount_cents,
+        paymentMethod: 'CREDIT_CARD',
+        referenceId: row.reference_id,
+        metadata: (row.metadata ?? {}) as Record<string, string>,
+      };
+      await this.deps.intentEvents.recordIntentEvent(trx, now, 'payment_intent.reversed', row.company_id, { paymentIntent, reversal });
+      return row;
+    });
+    if (settled) this.deps.log?.info({ intentId, companyId: settled.company_id, amountCents: settled.amount_cents, reversedAt }, 'late card approval reversed at the acquirer');
   }
 
   /**

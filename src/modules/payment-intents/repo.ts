@@ -159,9 +159,9 @@ export async function outcomeUnknownSince(ex: Ex, id: string): Promise<Date | un
   return row?.outcome_unknown_since ?? undefined;
 }
 
-/** Settles an unknown outcome; a later marking (another late approval) since `since` is kept. */
-export async function clearOutcomeUnknown(ex: Ex, id: string, since: Date): Promise<void> {
-  await ex.updateTable('payment_intents').set({ outcome_unknown_since: null }).where('id', '=', id).where('outcome_unknown_since', '=', since).execute();
+/** Settles an unknown outcome; a later marking (another late approval) since `since` is kept. The intent, when this settled it. */
+export async function clearOutcomeUnknown(ex: Ex, id: string, since: Date): Promise<PaymentIntentRow | undefined> {
+  return ex.updateTable('payment_intents').set({ outcome_unknown_since: null }).where('id', '=', id).where('outcome_unknown_since', '=', since).returningAll().executeTakeFirst();
 }
 
 /** Card intents recorded FAILED whose outcome is still to be resolved from the acquirer's record, oldest first. */
