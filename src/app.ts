@@ -107,6 +107,8 @@ export function buildServices(deps: AppDeps): Services {
     internalKey: deps.internalKey,
     vault: deps.vault,
     linkSlotGuard,
+    intentEvents: outbox,
+    log: deps.logger,
   });
   const allowLoopback = config.webhookAllowLoopback;
   const audit = new AuditLog(db, clock, newId);

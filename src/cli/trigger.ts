@@ -47,6 +47,7 @@ const FLOWS: Partial<Record<EventType, Step[]>> = {
 /** Why an event type has no flow. */
 const UNTRIGGERABLE: Partial<Record<EventType, string>> = {
   'refund.failed': 'the sandbox provider accepts every refund',
+  'payment_intent.reversed': 'a card approval must reach the acquirer after its intent was recorded FAILED',
   'webhook.disabled': 'a registration is disabled after its deliveries all failed for WEBHOOK_DISABLE_AFTER (5 days by default)',
 };
 

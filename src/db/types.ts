@@ -74,7 +74,7 @@ export interface PaymentIntentsTable {
   confirm_key: string | null;
   /** Idempotency-Key of a create with `confirm: true`; a retry with it resumes that intent. */
   create_key: string | null;
-  /** Set when the intent was recorded FAILED not knowing whether the card was charged; the worker resolves it (confirmation.ts). */
+  /** Set when the intent was recorded FAILED not knowing whether the card was charged; the worker resolves it (payment-intents/recovery.ts). */
   outcome_unknown_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** The id the transaction will have, chosen when the confirmation is claimed (the Pix txid is derived from it). */
   reserved_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;

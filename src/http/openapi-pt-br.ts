@@ -52,6 +52,11 @@ const EVENTS: Array<[string, string, string]> = [
   ['refund.succeeded', 'A refund gave the money back; `data.refund` is the refund.', 'Um reembolso devolveu o dinheiro; `data.refund` é o reembolso.'],
   ['refund.failed', 'The provider refused a refund; `data.refund.failureReason` says why.', 'O provedor recusou um reembolso; `data.refund.failureReason` diz por quê.'],
   [
+    'payment_intent.reversed',
+    'A card approval that reached the acquirer after its payment intent was recorded FAILED was reversed there (desfazimento): no money moved and no transaction exists; `data.paymentIntent` is the intent, `data.reversal` the reversal.',
+    'Uma aprovação de cartão que chegou ao adquirente depois que a intenção de pagamento foi registrada FAILED foi desfeita lá (desfazimento): nenhum dinheiro se moveu e nenhuma transação existe; `data.paymentIntent` é a intenção, `data.reversal` o desfazimento.',
+  ],
+  [
     'webhook.disabled',
     'A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable.',
     'Um cadastro cujas entregas falharam todas por WEBHOOK_DISABLE_AFTER (5 dias por padrão) foi desativado; `data.webhook` o identifica. Suas entregas aguardam até POST /v2/webhooks/{id}/enable.',

@@ -49,6 +49,8 @@ export interface TestAppOptions {
   resolve?: Resolver;
   /** Webhook sender (default: real HTTP through the guarded dispatcher). */
   sender?: Sender;
+  /** The services' logger (default: none, nothing logged). */
+  logger?: AppDeps['logger'];
   /** Randomness of webhook retries' jitter (default: always 0, so retries come exactly on the schedule, as the manual clock reads it). */
   random?: () => number;
 }
@@ -103,6 +105,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     vault: vault.authorizer,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
     random: opts.random ?? (() => 0),
   };
   const services = buildServices(deps);

@@ -597,6 +597,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payment_intent.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Event payment_intent.reversed
+         * @description A card approval that reached the acquirer after its payment intent was recorded FAILED was reversed there (desfazimento): no money moved and no transaction exists; `data.paymentIntent` is the intent, `data.reversal` the reversal. Sent as a POST to each active registration that selected `payment_intent.reversed`; the same event may arrive more than once and in any order.
+         */
+        post: operations["paymentIntentReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.disabled": {
         parameters: {
             query?: never;
@@ -1144,7 +1164,7 @@ export interface components {
         CreatedWebhook: {
             id: string;
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "payment_intent.reversed" | "webhook.disabled")[];
             description?: string;
             active: boolean;
             /**
@@ -1178,7 +1198,7 @@ export interface components {
         CreateWebhookRequest: {
             /** @description https URL of a public host */
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "payment_intent.reversed" | "webhook.disabled")[];
             description?: string;
         };
         WebhookList: {
@@ -1187,7 +1207,7 @@ export interface components {
         Webhook: {
             id: string;
             url: string;
-            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled")[];
+            events: ("transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "payment_intent.reversed" | "webhook.disabled")[];
             description?: string;
             active: boolean;
             /**
@@ -1260,7 +1280,7 @@ export interface components {
             hasMore: boolean;
         };
         /** @description An event: its type says which data it carries */
-        Event: components["schemas"]["TransactionEvent"] | components["schemas"]["WebhookEvent"];
+        Event: components["schemas"]["TransactionEvent"] | components["schemas"]["PaymentIntentEvent"] | components["schemas"]["WebhookEvent"];
         TransactionEvent: {
             id: string;
             /** @enum {string} */
@@ -1273,6 +1293,41 @@ export interface components {
             data: {
                 refund?: components["schemas"]["Refund"];
                 transaction: components["schemas"]["Transaction"];
+            };
+        };
+        PaymentIntentEvent: {
+            id: string;
+            /** @enum {string} */
+            type: "payment_intent.reversed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             */
+            createdAt: string;
+            data: {
+                paymentIntent: components["schemas"]["EventPaymentIntent"];
+                /** @description The card approval reversed at the acquirer (desfazimento): no money moved */
+                reversal: {
+                    amountCents: number;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds
+                     */
+                    reversedAt: string;
+                };
+            };
+        };
+        /** @description The payment intent, recorded FAILED: GET /v2/payment-intents/{id} shows all of it */
+        EventPaymentIntent: {
+            id: string;
+            /** @enum {string} */
+            status: "FAILED";
+            amountCents: number;
+            /** @enum {string} */
+            paymentMethod: "CREDIT_CARD";
+            referenceId: string;
+            metadata: {
+                [key: string]: string;
             };
         };
         WebhookEvent: {
@@ -5079,7 +5134,7 @@ export interface operations {
             query?: {
                 limit?: number;
                 startingAfter?: string;
-                type?: "transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "webhook.disabled";
+                type?: "transaction.created" | "transaction.paid" | "transaction.canceled" | "refund.succeeded" | "refund.failed" | "payment_intent.reversed" | "webhook.disabled";
                 /** @description the events that came after this one, oldest first (a feed to follow, as svc listen does); not with startingAfter */
                 after?: string;
             };
@@ -6464,6 +6519,46 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @enum {string} */
                     type?: "refund.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered: any 2xx within 10 seconds. Anything else is retried in production (1 min, 5 min, 30 min, 2 h, 12 h, each up to a fifth later at random; a 429 or 503 with Retry-After, in seconds or an HTTP date, is waited for, up to 12 h); the sandbox sends once. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    paymentIntentReversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id (evt_…); the same on every attempt: use it to drop repeats. */
+                "X-Svc-Event-Id": string;
+                /** @description The event type. */
+                "X-Svc-Event": string;
+                /** @description Send time, Unix seconds; reject a delivery more than 300 s away from your clock. */
+                "X-Svc-Timestamp": string;
+                /** @description `v1=` and the lowercase hex HMAC-SHA256 of `<X-Svc-Timestamp>.<raw body>` keyed with the whole registration secret (`whsec_…`); compare in constant time. */
+                "X-Svc-Signature": string;
+                /** @description Standard Webhooks: the event id, as X-Svc-Event-Id. */
+                "webhook-id": string;
+                /** @description Standard Webhooks: send time, Unix seconds. */
+                "webhook-timestamp": string;
+                /** @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<raw body>` keyed with the bytes the secret decodes to after `whsec_`. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @enum {string} */
+                    type?: "payment_intent.reversed";
                 };
             };
         };

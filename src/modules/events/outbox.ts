@@ -16,7 +16,16 @@ import { builderOf, type InsertFragment } from '../../db/one-statement.js';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import * as repo from './repo.js';
-import { eventBody, webhookEventBody, type TransactionSnapshotEventType, type TransactionSnapshot, type WebhookEventType, type WebhookSnapshot } from './rules.js';
+import {
+  eventBody,
+  subjectEventBody,
+  type IntentEventData,
+  type IntentEventType,
+  type TransactionSnapshotEventType,
+  type TransactionSnapshot,
+  type WebhookEventType,
+  type WebhookSnapshot,
+} from './rules.js';
 
 /** An event as the fan-out needs it. */
 export interface RecordedEvent {
@@ -58,9 +67,24 @@ export class Outbox {
   }
 
   /** Writes an event about a registration (webhook.disabled) and its deliveries to the subscribers of its type, in `trx`. */
-  async recordWebhookEvent(trx: Transaction<Database>, at: Date, type: WebhookEventType, companyId: string, webhook: WebhookSnapshot): Promise<string> {
+  recordWebhookEvent(trx: Transaction<Database>, at: Date, type: WebhookEventType, companyId: string, webhook: WebhookSnapshot): Promise<string> {
+    return this.recordAboutNoTransaction(trx, at, type, companyId, { webhook });
+  }
+
+  /** Writes an event about a payment intent that made no transaction (payment_intent.reversed) and its deliveries, in `trx`. */
+  recordIntentEvent(trx: Transaction<Database>, at: Date, type: IntentEventType, companyId: string, data: IntentEventData): Promise<string> {
+    return this.recordAboutNoTransaction(trx, at, type, companyId, data);
+  }
+
+  private async recordAboutNoTransaction(
+    trx: Transaction<Database>,
+    at: Date,
+    type: WebhookEventType | IntentEventType,
+    companyId: string,
+    data: { webhook: WebhookSnapshot } | IntentEventData,
+  ): Promise<string> {
     const id = this.deps.newId('evt');
-    const event = { id, companyId, type, transactionId: null, body: webhookEventBody(id, type, at, webhook), at };
+    const event = { id, companyId, type, transactionId: null, body: subjectEventBody(id, type, at, data), at };
     for (const fragment of [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)]) await builderOf(fragment)(trx).execute();
     return id;
   }

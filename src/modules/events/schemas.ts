@@ -3,9 +3,9 @@ import { Type } from 'typebox';
 import { PageQuery, Timestamp } from '../../http/common-schemas.js';
 import { RefundSchema } from '../refunds/schemas.js';
 import { TransactionSchema } from '../transactions/index.js';
-import { EVENT_TYPES, TRANSACTION_SNAPSHOT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './rules.js';
+import { EVENT_TYPES, INTENT_EVENT_TYPES, TRANSACTION_SNAPSHOT_EVENT_TYPES, WEBHOOK_EVENT_TYPES } from './rules.js';
 
-/** An event about a transaction (and a refund's, its refund): every type but webhook.disabled. */
+/** An event about a transaction (and a refund's, its refund): every type but payment_intent.reversed and webhook.disabled. */
 export const TransactionEventSchema = Type.Object(
   {
     id: Type.String(),
@@ -43,7 +43,34 @@ export const WebhookEventSchema = Type.Object(
   { $id: 'WebhookEvent' },
 );
 
-export const EventSchema = Type.Union([TransactionEventSchema, WebhookEventSchema], { $id: 'Event', description: 'An event: its type says which data it carries' });
+/** An event about a payment intent that made no transaction: payment_intent.reversed. */
+export const IntentEventSchema = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Enum(INTENT_EVENT_TYPES),
+    createdAt: Timestamp,
+    data: Type.Object({
+      paymentIntent: Type.Object(
+        {
+          id: Type.String(),
+          status: Type.Literal('FAILED'),
+          amountCents: Type.Integer(),
+          paymentMethod: Type.Literal('CREDIT_CARD'),
+          referenceId: Type.String(),
+          metadata: Type.Record(Type.String(), Type.String()),
+        },
+        { $id: 'EventPaymentIntent', description: 'The payment intent, recorded FAILED: GET /v2/payment-intents/{id} shows all of it' },
+      ),
+      reversal: Type.Object(
+        { amountCents: Type.Integer(), reversedAt: Timestamp },
+        { description: 'The card approval reversed at the acquirer (desfazimento): no money moved' },
+      ),
+    }),
+  },
+  { $id: 'PaymentIntentEvent' },
+);
+
+export const EventSchema = Type.Union([TransactionEventSchema, IntentEventSchema, WebhookEventSchema], { $id: 'Event', description: 'An event: its type says which data it carries' });
 
 export const EventListQuery = Type.Object(
   {

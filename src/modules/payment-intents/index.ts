@@ -4,4 +4,5 @@ export * from './schemas.js';
 export { BOLETO_MIN_CENTS, INTENT_LIFETIME_MS } from './rules.js';
 export { intentTokenGate } from './token-state.js';
 export { countClaimedOfLink } from './repo.js';
-export type { ClaimGuard, SplitRulesCheck } from './service.js';
+export type { SplitRulesCheck } from './service.js';
+export type { ClaimGuard } from './claim.js';

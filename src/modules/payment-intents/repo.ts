@@ -76,18 +76,21 @@ export const claimFragment = (claimed: PaymentIntentRow): UpdateFragment => setC
 
 /**
  * A confirm written in one statement while the caller holds the intent's row
- * locked (a provider in this database: PaymentIntentService.confirmAtOnce),
+ * locked (a provider in this database: claim.ts),
  * unexecuted: the claim's columns and the outcome at once, as the phased
  * path leaves them (`confirmed` is the row after both).
  */
 export const confirmLockedFragment = (confirmed: PaymentIntentRow): UpdateFragment =>
   setColumnsFragment(confirmed, [...CLAIM_COLUMNS, 'status', 'transaction_id']);
 
+/** A claimed intent made CONFIRMED by a caller holding its row locked, unexecuted: the outcome's columns alone (`confirmed` is the row after). */
+export const confirmFragment = (confirmed: PaymentIntentRow): UpdateFragment => setColumnsFragment(confirmed, ['status', 'transaction_id', 'updated_at']);
+
 /**
  * The claimed intent made CONFIRMED with its transaction, unexecuted, only
  * while it is still unconfirmed (no retry or worker recorded an outcome
  * first: what phase 3's FOR UPDATE read checks). It RETURNs the transaction
- * id, no row when the condition failed (a guard: confirmation.ts).
+ * id, no row when the condition failed (a guard: record.ts).
  */
 export const confirmClaimedFragment = (id: string, transactionId: string, at: Date): UpdateFragment => confirmClaimed({ id, transactionId, at });
 
@@ -155,9 +158,9 @@ export async function outcomeUnknownSince(ex: Ex, id: string): Promise<Date | un
   return row?.outcome_unknown_since ?? undefined;
 }
 
-/** Settles an unknown outcome; a later marking (another late approval) since `since` is kept. */
-export async function clearOutcomeUnknown(ex: Ex, id: string, since: Date): Promise<void> {
-  await ex.updateTable('payment_intents').set({ outcome_unknown_since: null }).where('id', '=', id).where('outcome_unknown_since', '=', since).execute();
+/** Settles an unknown outcome; a later marking (another late approval) since `since` is kept. The intent, when this settled it. */
+export async function clearOutcomeUnknown(ex: Ex, id: string, since: Date): Promise<PaymentIntentRow | undefined> {
+  return ex.updateTable('payment_intents').set({ outcome_unknown_since: null }).where('id', '=', id).where('outcome_unknown_since', '=', since).returningAll().executeTakeFirst();
 }
 
 /** Card intents recorded FAILED whose outcome is still to be resolved from the acquirer's record, oldest first. */

@@ -1,5 +1,5 @@
 /** HTTP routes of payment intents: schema → service → response. No SQL, no rules. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { authOf } from '../../http/auth.js';
 import { errors, IdParams, IdempotencyHeaders } from '../../http/common-schemas.js';
@@ -7,13 +7,19 @@ import { claimDeferredKey } from '../../http/idempotency.js';
 import { respond } from '../../http/respond.js';
 import { TransactionSchema } from '../transactions/index.js';
 import { ConfirmBody, CreateIntentBody, IntentSchema } from './schemas.js';
-import type { PaymentIntentService } from './service.js';
+import type { DeferredKey, PaymentIntentService } from './service.js';
+
+/** The route's unclaimed key as the service takes it: claimed as the hook would (a replay sent: undefined). */
+function deferredKey(request: FastifyRequest, reply: FastifyReply): DeferredKey | undefined {
+  const unclaimed = request.unclaimedKey;
+  return unclaimed && { unclaimed, claim: async () => ((await claimDeferredKey(request, reply)) ? undefined : request.idempotency) };
+}
 
 export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntentService): void {
   app.post<{ Body: Static<typeof CreateIntentBody> }>(
     '/v2/payment-intents',
     {
-      // A Pix or boleto create-and-confirm stores its response in the statements that do its work (createAtOnce).
+      // The service stores the response in the statements that do the work when it can, else claims the key first.
       config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
       schema: {
         operationId: 'createPaymentIntent',
@@ -25,11 +31,8 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       },
     },
     async (request, reply) => {
-      const { companyId } = authOf(request);
-      const atOnce = await intents.createAtOnce(companyId, request.body, request.unclaimedKey);
-      if (atOnce !== undefined) return respond(request, reply, atOnce);
-      if (await claimDeferredKey(request, reply)) return reply;
-      return respond(request, reply, await intents.create(companyId, request.body, request.idempotency));
+      const outcome = await intents.createIntent(authOf(request).companyId, request.body, deferredKey(request, reply));
+      return outcome === undefined ? reply : respond(request, reply, outcome);
     },
   );
 
@@ -45,7 +48,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof ConfirmBody> }>(
     '/v2/payment-intents/:id/confirm',
     {
-      // A Pix or boleto confirm stores its key with the statements that do the work (confirmAtOnce).
+      // As for a create: the key stored with the work when the service can, else claimed first.
       config: { scope: 'payments:write', idempotency: 'required', claimInHandler: true },
       schema: {
         operationId: 'confirmPaymentIntent',
@@ -59,12 +62,8 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
       },
     },
     async (request, reply) => {
-      const { companyId } = authOf(request);
-      const token = request.body?.token;
-      const atOnce = await intents.confirmAtOnce(companyId, request.params.id, token !== undefined && token !== '', request.unclaimedKey!);
-      if (atOnce !== undefined) return respond(request, reply, atOnce);
-      if (await claimDeferredKey(request, reply)) return reply;
-      return respond(request, reply, await intents.confirm(companyId, request.params.id, token, request.idempotency!));
+      const outcome = await intents.confirmIntent(authOf(request).companyId, request.params.id, request.body?.token, deferredKey(request, reply)!);
+      return outcome === undefined ? reply : respond(request, reply, outcome);
     },
   );
 

@@ -25,10 +25,6 @@ export function insertTransactionFragment(row: TransactionRow): InsertFragment {
   return insertRowFragment('transactions', transactionValues(row));
 }
 
-export async function insertTransaction(ex: Ex, row: TransactionRow): Promise<TransactionRow> {
-  return ex.insertInto('transactions').values(transactionValues(row)).returningAll().executeTakeFirstOrThrow();
-}
-
 export async function findTransaction(ex: Ex, companyId: string, id: string, forUpdate = false): Promise<TransactionRow | undefined> {
   let query = ex.selectFrom('transactions').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) query = query.forUpdate();

@@ -275,12 +275,7 @@ export class TransactionService {
     await this.deps.outbox.record(trx, at, 'transaction.canceled', view);
   }
 
-  /** Writes `transaction.created` for a transaction just inserted, in the same database transaction. */
-  async recordCreated(trx: Transaction<Database>, view: TransactionView, at: Date): Promise<void> {
-    await this.deps.outbox.record(trx, at, 'transaction.created', view);
-  }
-
-  /** recordCreated as unexecuted INSERTs (the event, its deliveries), for a larger statement (db/one-statement.ts). */
+  /** `transaction.created` of a transaction just inserted, as unexecuted INSERTs (the event, its deliveries) for the sale's statement (db/one-statement.ts). */
   createdQueries(view: TransactionView, at: Date): InsertFragment[] {
     return this.deps.outbox.recordQueries(at, 'transaction.created', view);
   }

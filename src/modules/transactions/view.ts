@@ -19,7 +19,7 @@ export type ReceivableView = Static<typeof ReceivableSchema>;
 /**
  * `drawImage: false` leaves the Pix QR image out (the stored form, see
  * storedViewForm): a sale draws it while PostgreSQL writes the sale
- * (payment-intents/confirmation.ts).
+ * (payment-intents/write-sale.ts).
  */
 export function transactionView(row: TransactionRow, sellerName: string, receivables: ReceivableView[] = [], drawImage = true): TransactionView {
   const details = row.payment_details as TransactionView['paymentDetails'];

@@ -15,7 +15,7 @@
  * final), and an approval that comes back after it is
  * reversed at the acquirer (desfazimento) before answering `not-charged`:
  * either way FAILED is true. A vault killed in between leaves an approval
- * that the API's worker finds and reverses (payment-intents/confirmation.ts).
+ * that the API's worker finds and reverses (payment-intents/recovery.ts).
  *
  * Never a second charge: the acquirer keeps one outcome per intent id, and an
  * outcome already recorded for the intent is returned as it is. A token is

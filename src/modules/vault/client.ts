@@ -7,7 +7,7 @@
  * it); the API waits a little longer than the deadline for the answer. A
  * vault that cannot be reached, answers 5xx or misses that wait is an
  * unknown outcome: the API records it as such and resolves it from the
- * acquirer's record (payment-intents/confirmation.ts), never guessing.
+ * acquirer's record (payment-intents/recovery.ts), never guessing.
  *
  * A refusal is rendered by the API for its own client, in that client's
  * language, so the vault answers the internal route's errors with their

@@ -11,6 +11,8 @@ const SENT_WHEN: Record<EventType, string> = {
   'transaction.canceled': 'The transaction was canceled, refused, expired or charged back.',
   'refund.succeeded': 'A refund gave the money back; `data.refund` is the refund.',
   'refund.failed': 'The provider refused a refund; `data.refund.failureReason` says why.',
+  'payment_intent.reversed':
+    'A card approval that reached the acquirer after its payment intent was recorded FAILED was reversed there (desfazimento): no money moved and no transaction exists; `data.paymentIntent` is the intent, `data.reversal` the reversal.',
   'webhook.disabled':
     'A registration whose deliveries had all failed for WEBHOOK_DISABLE_AFTER (5 days by default) was disabled; `data.webhook` names it. Its deliveries wait until POST /v2/webhooks/{id}/enable.',
 };
@@ -46,7 +48,7 @@ export function webhookDocs(): Record<string, unknown> {
   for (const type of EVENT_TYPES) {
     out[type] = {
       post: {
-        operationId: `${type.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
+        operationId: `${type.replace(/[._]([a-z])/g, (_m, c: string) => c.toUpperCase())}Webhook`,
         tags: ['Webhooks'],
         summary: `Event ${type}`,
         description: `${SENT_WHEN[type]} Sent as a POST to each active registration that selected \`${type}\`; the same event may arrive more than once and in any order.`,
