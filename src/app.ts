@@ -20,6 +20,7 @@ import { installRateLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { rootRoute } from './http/root.js';
 import { validatorCompiler } from './http/validation.js';
+import { lazySerializers } from './lib/lazy-serializers.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
@@ -167,6 +168,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     },
     requestIdHeader: false,
     ajv: { customOptions: { strict: false } },
+    // Response serializers compiled when first used, not all at the start (src/lib/lazy-serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     routerOptions: { maxParamLength: 500 },
     // Errors the router raises before any hook (bad percent-encoding, an overlong path parameter).
     frameworkErrors,
