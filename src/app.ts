@@ -65,7 +65,7 @@ export interface AppDeps {
   random?: () => number;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
-  /** scrypt's parameters for dashboard passwords: OWASP's unless the test kit passes cheaper ones (never from the environment). */
+  /** scrypt's parameters for dashboard passwords: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
 }
 

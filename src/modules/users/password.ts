@@ -31,6 +31,14 @@ export const OWASP_SCRYPT: ScryptParams = { logN: 17, r: 8, p: 1 };
  * CPU on it. A password a person types is hashed at OWASP's, this admin's
  * next one too.
  */
+/**
+ * Tests only, at 1/128 of OWASP's cost on the same code path: the in-process
+ * test kit's services, and a `svc` server started with
+ * DASHBOARD_TEST_PASSWORD_HASHES (refused with SVC_ENV=production), whose
+ * browser tests activate, sign in and lock out people by the dozen.
+ */
+export const TEST_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
+
 export const GENERATED_PASSWORD_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
 
 export const MIN_PASSWORD_LENGTH = 12;
