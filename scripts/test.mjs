@@ -189,7 +189,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (failed = t
 
 /** Milliseconds each file's top-level tests took in this run, by source file (DURATIONS_FILE). */
 const durations = {};
-const sourceOf = new Map(files.map((file) => [path.resolve(compiled(file)), file]));
+// Events name the TypeScript source (source maps), or the compiled file without them.
+const sourceOf = new Map(files.flatMap((file) => [[path.resolve(file), file], [path.resolve(compiled(file)), file]]));
 function countDuration({ file, nesting, details }) {
   const source = sourceOf.get(path.resolve(String(file)));
   if (source && nesting === 0) durations[source] = (durations[source] ?? 0) + (details?.duration_ms ?? 0);
