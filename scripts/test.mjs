@@ -108,9 +108,23 @@ const only = process.argv.slice(2).flatMap((arg) => (fs.statSync(arg).isDirector
 // The longest files start first (end-to-end and browser tests spawn servers and
 // Chromium), so the short unit and route files fill the cores at the end
 // instead of a long file running alone after everything else has finished.
+// Within a kind, the files that took longest in the last run on this checkout
+// (DURATIONS_FILE, written at the end of every run) go first; a file it does
+// not know goes first of its kind, then by name.
+const DURATIONS_FILE = '.test-durations.json';
+const lastDurations = (() => {
+  try {
+    return JSON.parse(fs.readFileSync(DURATIONS_FILE, 'utf8'));
+  } catch {
+    return {};
+  }
+})();
 const weight = (file) => (file.includes('/e2e/') || file.endsWith('.browser.test.ts') ? 0 : file.startsWith('test') ? 1 : 2);
+const lastDuration = (file) => lastDurations[file] ?? Infinity;
 const everyTest = () => [...collect('src', '.test.ts'), ...collect('test', '.test.ts')].filter((f) => !f.startsWith(FAULTS_DIR + path.sep));
-const files = (only.length > 0 ? only : everyTest()).sort((a, b) => weight(a) - weight(b) || a.localeCompare(b));
+const files = (only.length > 0 ? only : everyTest()).sort(
+  (a, b) => weight(a) - weight(b) || (lastDuration(b) > lastDuration(a) ? 1 : lastDuration(b) < lastDuration(a) ? -1 : 0) || a.localeCompare(b),
+);
 
 if (!process.env.TEST_DATABASE_URL) {
   console.log('PostgreSQL pass did not run: TEST_DATABASE_URL is not set, database tests ran on PGlite only.');
@@ -156,19 +170,60 @@ if (!(await building)) {
 // processes of the end-to-end tests get it too) and --enable-source-maps (stack
 // traces point into the TypeScript sources).
 let failed = false;
+
+// TEST_CPU_REPORT=<file>: every test process appends its CPU seconds (its own
+// and its children's: the svc processes it started) and wall seconds to <file>
+// as it exits (scripts/test-cpu-probe.mjs), and the run ends with them by file
+// and the run's total, to find where a run's CPU goes on a machine too busy to
+// time it.
+const cpuReport = process.env.TEST_CPU_REPORT ? path.resolve(process.env.TEST_CPU_REPORT) : undefined;
+const probe = cpuReport ? await import('./test-cpu-probe.mjs') : undefined;
+if (cpuReport) {
+  fs.rmSync(cpuReport, { force: true });
+  process.env.SVC_TEST_CPU_FILE = cpuReport;
+}
+const execArgv = cpuReport ? ['--import', pathToFileURL(path.resolve('scripts', 'test-cpu-probe.mjs')).href] : [];
+
 // Ctrl-C reaches the test processes too (same process group); the run ends, then the cleanup below runs.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => (failed = true));
+
+/** Milliseconds each file's top-level tests took in this run, by source file (DURATIONS_FILE). */
+const durations = {};
+// Events name the TypeScript source (source maps), or the compiled file without them.
+const sourceOf = new Map(files.flatMap((file) => [[path.resolve(file), file], [path.resolve(compiled(file)), file]]));
+function countDuration({ file, nesting, details }) {
+  const source = sourceOf.get(path.resolve(String(file)));
+  if (source && nesting === 0) durations[source] = (durations[source] ?? 0) + (details?.duration_ms ?? 0);
+}
 
 /** Runs `batch` through node's runner, `concurrency` files at a time, reporting as it goes. */
 async function runFiles(batch, concurrency) {
   if (batch.length === 0) return;
-  const stream = run({ files: batch.map(compiled), concurrency });
-  stream.on('test:fail', () => {
+  const stream = run({ files: batch.map(compiled), concurrency, execArgv });
+  stream.on('test:fail', (data) => {
     failed = true;
+    countDuration(data);
   });
+  stream.on('test:pass', countDuration);
   const report = stream.compose(spec);
   report.pipe(process.stdout, { end: false });
   await finished(report);
+}
+
+/** The CPU and wall seconds of each test file, the most costly first, and the run's total (this process and every child it waited for, Chromium's included). */
+function printCpuReport(file) {
+  const rows = fs.existsSync(file)
+    ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line))
+    : [];
+  rows.sort((a, b) => b.self + b.children - (a.self + a.children));
+  const seconds = (n) => n.toFixed(1).padStart(7);
+  console.log('\n    CPU s   own s  children s  wall s  test file');
+  for (const row of rows) {
+    console.log(`${seconds(row.self + row.children)} ${seconds(row.self)} ${seconds(row.children)}     ${seconds(row.wall)}  ${path.relative(path.resolve(BUILD_DIR), row.file)}`);
+  }
+  const tests = rows.reduce((sum, row) => sum + row.self + row.children, 0);
+  const run = probe.cpuOfProcess();
+  console.log(`Test processes (with their children): ${tests.toFixed(1)} CPU-s; the whole run (runner, build, Chromium, test processes): ${(run.self + run.children).toFixed(1)} CPU-s; wall ${(performance.now() / 1000).toFixed(1)} s.`);
 }
 
 // Files that assert wall-clock bounds (*.timed.test.ts: an answer within so
@@ -179,4 +234,7 @@ await runFiles(files.filter((file) => !timed(file)), concurrency);
 await runFiles(files.filter(timed), 1);
 await browser?.server.close();
 await prepared.cleanup().catch((err) => console.error(`Could not remove the run's test databases: ${err.message}`));
+if (cpuReport) printCpuReport(cpuReport);
+// Kept for the next run's order: merged into what earlier runs measured, so a run of chosen files forgets nothing.
+fs.writeFileSync(DURATIONS_FILE, `${JSON.stringify({ ...lastDurations, ...durations }, null, 1)}\n`);
 process.exit(failed ? 1 : 0);

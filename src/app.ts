@@ -20,6 +20,7 @@ import { installRateLimit } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
 import { rootRoute } from './http/root.js';
 import { validatorCompiler } from './http/validation.js';
+import { lazySerializers } from './lib/lazy-serializers.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
@@ -64,7 +65,7 @@ export interface AppDeps {
   random?: () => number;
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger;
-  /** scrypt's parameters for dashboard passwords: OWASP's unless the test kit passes cheaper ones (never from the environment). */
+  /** scrypt's parameters for dashboard passwords: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
 }
 
@@ -169,6 +170,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
     },
     requestIdHeader: false,
     ajv: { customOptions: { strict: false } },
+    // Response serializers compiled when first used, not all at the start (src/lib/lazy-serializers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers() } },
     routerOptions: { maxParamLength: 500 },
     // Errors the router raises before any hook (bad percent-encoding, an overlong path parameter).
     frameworkErrors,

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { SVC } from './cli/invocation.js';
 import { isDomainError, type Outcome } from './lib/domain-error.js';
 import { DEMO } from './modules/demo/index.js';
+import { GENERATED_PASSWORD_SCRYPT } from './modules/users/index.js';
 import type { Runtime } from './runtime.js';
 
 export interface DemoSetup {
@@ -39,9 +40,10 @@ async function ensureDemoAdmin(runtime: Runtime, companyId: string): Promise<Dem
   if (await team.hasMembers(companyId)) {
     return fs.existsSync(file) ? { email: DEMO_ADMIN_EMAIL, password: fs.readFileSync(file, 'utf8').trim() } : undefined;
   }
-  // 18 random bytes: 24 characters of base64url, far past the 12 a password needs.
+  // 18 random bytes: 24 characters of base64url, far past the 12 a password needs;
+  // nobody chose it, so its hash needs no OWASP work factor (GENERATED_PASSWORD_SCRYPT).
   const password = randomBytes(18).toString('base64url');
-  await team.createAdmin(companyId, DEMO_ADMIN_EMAIL, DEMO_ADMIN_NAME, password);
+  await team.createAdmin(companyId, DEMO_ADMIN_EMAIL, DEMO_ADMIN_NAME, password, GENERATED_PASSWORD_SCRYPT);
   fs.mkdirSync(runtime.config.dataDir, { recursive: true });
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
   fs.chmodSync(file, 0o600);

@@ -158,6 +158,13 @@ test('a bad REDIS_URL or PUBLIC_VAULT_URL is refused naming it', () => {
   refusal({ PUBLIC_VAULT_URL: 'ftp://vault' }, 'PUBLIC_VAULT_URL');
 });
 
+test('DASHBOARD_TEST_PASSWORD_HASHES is allowed in the sandbox and refused in production', () => {
+  assert.equal(loadConfig({}).testPasswordHashes, false);
+  assert.equal(loadConfig({ DASHBOARD_TEST_PASSWORD_HASHES: 'true' }).testPasswordHashes, true);
+  assert.equal(loadConfig({ ...PRODUCTION, DASHBOARD_TEST_PASSWORD_HASHES: 'false' }).testPasswordHashes, false);
+  refusal({ ...PRODUCTION, DASHBOARD_TEST_PASSWORD_HASHES: 'true' }, 'DASHBOARD_TEST_PASSWORD_HASHES');
+});
+
 test('WEBHOOK_ALLOW_LOOPBACK is allowed in the sandbox and refused in production', () => {
   assert.equal(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'true' }).webhookAllowLoopback, true);
   assert.equal(loadConfig({ ...PRODUCTION, WEBHOOK_ALLOW_LOOPBACK: 'false' }).webhookAllowLoopback, false);

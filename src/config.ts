@@ -68,6 +68,8 @@ export interface Config {
   logLevel: LogLevel;
   rateLimitPerSecond: number;
   webhookAllowLoopback: boolean;
+  /** Test-only (DASHBOARD_TEST_PASSWORD_HASHES, refused in production): new dashboard passwords hashed at TEST_SCRYPT, not OWASP's cost. */
+  testPasswordHashes: boolean;
   /** Delays before each webhook retry, counted from the failed attempt (WEBHOOK_RETRY_SCHEDULE); empty: one attempt. */
   webhookRetryScheduleMs: readonly number[];
   /** A registration whose deliveries have all failed for this long is disabled (WEBHOOK_DISABLE_AFTER, default 5 days). */
@@ -329,6 +331,10 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
   if (webhookAllowLoopback && svcEnv === 'production') {
     throw new ConfigError('WEBHOOK_ALLOW_LOOPBACK', 'is a test-only setting and is refused with SVC_ENV=production');
   }
+  const testPasswordHashes = bool(env, 'DASHBOARD_TEST_PASSWORD_HASHES');
+  if (testPasswordHashes && svcEnv === 'production') {
+    throw new ConfigError('DASHBOARD_TEST_PASSWORD_HASHES', 'is a test-only setting and is refused with SVC_ENV=production');
+  }
   const pixLocationBase = env.PIX_LOCATION_BASE || 'pix.sandbox.svc.example/qr/v2';
   if (!/^[a-z0-9.-]+(\/[A-Za-z0-9._~-]+)*$/.test(pixLocationBase) || pixLocationBase.length > 40) {
     throw new ConfigError('PIX_LOCATION_BASE', 'must be a host and path without scheme, at most 40 characters');
@@ -374,6 +380,7 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', svcEnv === 'production' ? 100 : 25, 1, 1_000_000),
     webhookAllowLoopback,
+    testPasswordHashes,
     webhookRetryScheduleMs,
     webhookDisableAfterMs,
     webhookSecretsKey,

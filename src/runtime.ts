@@ -20,6 +20,7 @@ import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { buildProviders } from './modules/providers/index.js';
 import { intentTokenGate } from './modules/payment-intents/index.js';
+import { TEST_SCRYPT } from './modules/users/index.js';
 import { buildVault, grantVaultAccess, httpVaultClient, type Vault } from './modules/vault/index.js';
 import { StartError } from './start-error.js';
 
@@ -176,6 +177,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     internalKey,
     vault: httpVaultClient(config.vaultInternalUrl, internalKey),
     logger: log,
+    ...(config.testPasswordHashes ? { passwordParams: TEST_SCRYPT } : {}),
   };
   let vault: Promise<Vault> | undefined;
   let vaultDatabase: DatabaseHandle | undefined;

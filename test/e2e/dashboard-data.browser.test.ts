@@ -31,7 +31,7 @@ describe('dashboard money and developer pages against the service', () => {
   const sales: Json[] = [];
 
   before(async () => {
-    server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '10000', DASHBOARD_SIGNIN_PER_IP_PER_MINUTE: '1000', PAY_PAGE_PER_IP_PER_MINUTE: '1000', WEBHOOK_ALLOW_LOOPBACK: 'true' } });
+    server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '10000', DASHBOARD_SIGNIN_PER_IP_PER_MINUTE: '1000', PAY_PAGE_PER_IP_PER_MINUTE: '1000', WEBHOOK_ALLOW_LOOPBACK: 'true', DASHBOARD_TEST_PASSWORD_HASHES: 'true' } });
     browser = await launchChromium();
     adminPassword = fs.readFileSync(path.join(server.dataDir, 'dashboard-password.txt'), 'utf8').trim();
     const buyers = [

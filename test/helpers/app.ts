@@ -16,6 +16,7 @@ import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/modules/demo/index.js';
+import { TEST_SCRYPT } from '../../src/modules/users/index.js';
 import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
 import pino from 'pino';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
@@ -55,8 +56,6 @@ export interface TestAppOptions {
   random?: () => number;
 }
 
-/** scrypt at N = 2^10: the same code path as OWASP's 2^17, a hundred times cheaper. */
-export const TEST_SCRYPT = { logN: 10, r: 8, p: 1 };
 
 /** The demo company's documents are reused: a valid CNPJ for the seller, two approved recipients. */
 export const SELLER_DOCUMENT = DEMO.company.document;

@@ -4,5 +4,5 @@ export { TeamService, type Member } from './team.js';
 export type { LiveSession, Me } from './sessions.js';
 export { dashboardGuard, dashboardGuards, sessionCookieName, CSRF_HEADER, type DashboardGuard, type DashboardGuards } from './guard.js';
 export { userRoutes } from './routes.js';
-export { OWASP_SCRYPT, type ScryptParams } from './password.js';
+export { GENERATED_PASSWORD_SCRYPT, OWASP_SCRYPT, TEST_SCRYPT, type ScryptParams } from './password.js';
 export { isRole } from './rules.js';

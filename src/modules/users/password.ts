@@ -22,6 +22,25 @@ export interface ScryptParams {
 /** OWASP Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1. */
 export const OWASP_SCRYPT: ScryptParams = { logN: 17, r: 8, p: 1 };
 
+/**
+ * For a password the service draws itself and nobody chose (the sandbox demo
+ * admin's: 18 random bytes, 144 bits): a work factor makes guessing a
+ * person's password costly, and no work factor changes the odds of guessing
+ * one of 2^144, so its hash costs 1/128 of OWASP's (N = 2^10, 4 MiB, about a
+ * millisecond) and a sandbox's first start does not spend half a second of
+ * CPU on it. A password a person types is hashed at OWASP's, this admin's
+ * next one too.
+ */
+/**
+ * Tests only, at 1/128 of OWASP's cost on the same code path: the in-process
+ * test kit's services, and a `svc` server started with
+ * DASHBOARD_TEST_PASSWORD_HASHES (refused with SVC_ENV=production), whose
+ * browser tests activate, sign in and lock out people by the dozen.
+ */
+export const TEST_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
+
+export const GENERATED_PASSWORD_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
+
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longer passwords are refused: hashing cost must not grow with what a client sends. */
 export const MAX_PASSWORD_LENGTH = 256;

@@ -49,7 +49,7 @@ export interface UserDeps {
   env: Environment;
   /** The dashboard's address: invitation URLs and the CSRF Origin. */
   publicApiUrl: string;
-  /** scrypt's parameters for new hashes: OWASP's unless a test kit asks for cheaper ones (never from the environment). */
+  /** scrypt's parameters for new hashes: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
 }
 

@@ -14,7 +14,7 @@ import { transact } from '../../db/transact.js';
 import { DomainError, validationError, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import { verifyPassword } from './password.js';
+import { hashPassword, verifyPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import type { Role } from './roles.js';
 import { checkEmail, checkPassword, INVITATION_MS, MAX_NAME_LENGTH, normalizeEmail, opaqueToken, sha256 } from './rules.js';
@@ -172,10 +172,14 @@ export class TeamService {
     return { requireTotp };
   }
 
-  /** The first admin of a company that has none (the sandbox's demo admin): no invitation, a password given. */
-  async createAdmin(companyId: string, rawEmail: string, name: string, password: string): Promise<void> {
+  /**
+   * The first admin of a company that has none (the sandbox's demo admin): no
+   * invitation, a password given, hashed with `params` when the caller drew
+   * the password at random (GENERATED_PASSWORD_SCRYPT), else at the service's.
+   */
+  async createAdmin(companyId: string, rawEmail: string, name: string, password: string, params?: ScryptParams): Promise<void> {
     const email = normalizeEmail(rawEmail);
-    const hash = await this.users.hash(password);
+    const hash = params ? await hashPassword(password, params) : await this.users.hash(password);
     const now = this.deps.clock.now();
     await this.db.transaction().execute(async (trx) => {
       let user = await repo.userByEmail(trx, email);
