@@ -22,7 +22,8 @@ import { buildApp, buildServices } from '../../src/app.js';
 import { loadConfig, type ConfigReader } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { systemClock } from '../../src/lib/clock.js';
-import { buildVaultApp, hashToken, listPublicKeys } from '../../src/modules/vault/index.js';
+import { hashToken, listPublicKeys } from '../../src/modules/vault/index.js';
+import { buildVaultApp } from '../../src/vault-app.js';
 import { openRuntime, StartError, type Runtime } from '../../src/runtime.js';
 import { workerSteps } from '../../src/workers/worker.js';
 import { encryptCard } from '../helpers/app.js';
@@ -33,7 +34,7 @@ import { settled } from '../helpers/outcome.js';
 type Json = Record<string, any>;
 
 const silent = pino({ level: 'silent' });
-const VAULT_TABLES = ['vault.keys', 'vault.tokens', 'vault.attempts', 'vault.used_jwes', 'vault.card_intents'];
+const VAULT_TABLES = ['vault.keys', 'vault.tokens', 'vault.attempts', 'vault.used_jwes', 'vault.card_intents', 'vault.closed_intents'];
 
 /** Rejects with PostgreSQL's "permission denied" (42501). */
 const denied = (work: Promise<unknown>, what: string) =>
@@ -81,7 +82,7 @@ if (engines().includes('postgres')) {
       await denied(sql`SELECT * FROM api_keys`.execute(vault.db), "the vault's role reading the API's keys");
 
       // The API in process on its role, the vault in process on its own.
-      const deps = { ...runtime.deps, vault: vault.authorizer };
+      const deps = { ...runtime.deps, vault: vault.client };
       const services = buildServices(deps);
       const app = await buildApp(deps, services);
       const vaultApp = await buildVaultApp({ env: runtime.config.env, ...vault, internalKey: deps.internalKey });

@@ -1,7 +1,7 @@
 export { PaymentIntentService } from './service.js';
+export { VaultNotices } from './vault-notices.js';
 export { paymentIntentRoutes } from './routes.js';
 export * from './schemas.js';
 export { BOLETO_MIN_CENTS, INTENT_LIFETIME_MS } from './rules.js';
-export { intentTokenGate } from './token-state.js';
 export { countClaimedOfLink } from './repo.js';
 export type { ClaimGuard, SplitRulesCheck } from './service.js';
