@@ -15,6 +15,7 @@ import { encryptCard, runWorkerStep, startTestApp, tokenizeCard, type TestApp } 
 import { assertError } from '../helpers/assert.js';
 import { engines } from '../helpers/db.js';
 import { cardIntent, pixIntent } from '../helpers/fixtures.js';
+import { RETRY_AFTER_MS } from '../../src/modules/payment-intents/vault-notices.js';
 
 type Json = Record<string, any>;
 
@@ -87,6 +88,9 @@ for (const engine of engines()) {
         assert.equal(calls, 1, 'the cancel tried to tell the vault at once');
         assert.equal(await toldAt(intent.id), null, 'not acknowledged: still to tell');
         await runWorkerStep(t, 'tell-vault');
+        assert.equal(calls, 1, 'a vault that did not answer is left alone a while');
+        t.clock.advance(RETRY_AFTER_MS);
+        await runWorkerStep(t, 'tell-vault');
         assert.equal(calls, 2, 'the worker tried again');
         assert.equal(await toldAt(intent.id), null);
         assert.equal(await sweep(), 0, 'the vault does not know yet');
@@ -94,6 +98,7 @@ for (const engine of engines()) {
       } finally {
         client.intentsClosed = reachable;
       }
+      t.clock.advance(RETRY_AFTER_MS);
       await runWorkerStep(t, 'tell-vault');
       assert.ok(await toldAt(intent.id), 'acknowledged');
       assert.equal(await sweep(), 1);

@@ -41,8 +41,8 @@ export interface NotChargedBody {
   reason: string;
 }
 
-/** How long the API waits for the vault to acknowledge closed intents. */
-const NOTICE_TIMEOUT_MS = 5_000;
+/** How long the API waits for the vault to acknowledge closed intents (a cancel waits for it; the worker tells again later). */
+const NOTICE_TIMEOUT_MS = 2_000;
 
 /** How long past the deadline the API still waits for the vault's answer: the vault answers at once after it. */
 export const AUTHORIZE_ANSWER_GRACE_MS = 3_000;
