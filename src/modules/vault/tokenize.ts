@@ -2,8 +2,9 @@
  * POST /tokenize: a buyer's browser (the hosted fields page) sends the card
  * encrypted to the vault's public key, with the ticket of a card intent. The
  * vault checks the attempt limits, the ticket, that the intent is not closed
- * (closed-intents.ts: the vault's own record, never the API's tables), the key, decrypts (the JWE must name the same ticket in its
- * protected header), validates the card, checks the card's velocity, and
+ * (closed-intents.ts: the vault's own record, never the API's tables), the
+ * key, decrypts (the JWE must name the same ticket in its protected header),
+ * validates the card, checks the card's velocity, and
  * stores it sealed (number and expiry in one record, the CVV in another) with
  * the card's keyed fingerprint and the JWE's digest (each JWE is accepted
  * once), answering a single-use `vtk_` token. The card and CVV are kept only
