@@ -29,7 +29,7 @@ import { AuditLog, auditRoutes } from './modules/audit/index.js';
 import { CompanyService } from './modules/companies/index.js';
 import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
-import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
+import { PaymentIntentService, paymentIntentRoutes, VaultNotices } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService } from './modules/idempotency/index.js';
@@ -55,7 +55,7 @@ export interface AppDeps {
   sealer: Sealer;
   /** Shared with the vault: signs card tickets, authenticates the API's calls to the vault. */
   internalKey: Buffer;
-  /** Authorizes card payments (the vault over HTTP; in-process in tests). */
+  /** Authorizes card payments and hears which card intents are over (the vault over HTTP; in-process in tests). */
   vault: VaultClient;
   /** DNS for the webhook URL guard (tests inject one; the machine may have no DNS). */
   resolve?: Resolver;
@@ -74,6 +74,8 @@ export interface Services {
   companies: CompanyService;
   transactions: TransactionService;
   intents: PaymentIntentService;
+  /** Tells the vault which card intents are over (run by the worker too). */
+  vaultNotices: VaultNotices;
   paymentLinks: PaymentLinkService;
   paymentPages: PaymentPageService;
   receivables: ReceivableService;
@@ -96,6 +98,7 @@ export function buildServices(deps: AppDeps): Services {
   const fanOut = webhookFanOut(newId);
   const outbox = new Outbox({ newId, fanOut });
   const transactions = new TransactionService({ db, clock, newId, receivables, outbox });
+  const vaultNotices = new VaultNotices({ db, clock, vault: deps.vault });
   const intents = new PaymentIntentService({
     db,
     clock,
@@ -110,6 +113,7 @@ export function buildServices(deps: AppDeps): Services {
     linkSlotGuard,
     intentEvents: outbox,
     log: deps.logger,
+    vaultNotices,
   });
   const allowLoopback = config.webhookAllowLoopback;
   const audit = new AuditLog(db, clock, newId);
@@ -118,6 +122,7 @@ export function buildServices(deps: AppDeps): Services {
     companies: new CompanyService(db, clock, newId, config.env),
     transactions,
     intents,
+    vaultNotices,
     paymentLinks: new PaymentLinkService({ db, clock, newId, checkSplitRules: receivables.checkSplitRules, publicApiUrl: config.publicApiUrl }),
     paymentPages: new PaymentPageService({ db, clock, intents, transactions }),
     receivables,

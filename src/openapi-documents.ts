@@ -20,8 +20,8 @@ import type { Database } from './db/types.js';
 import { aesGcmSealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
-import { intentTokenGate } from './modules/payment-intents/index.js';
-import { buildVault, buildVaultApp } from './modules/vault/index.js';
+import { buildVault } from './modules/vault/index.js';
+import { buildVaultApp } from './vault-app.js';
 
 export interface OpenApiDocuments {
   api: unknown;
@@ -60,9 +60,8 @@ export async function openApiDocuments(): Promise<OpenApiDocuments> {
     internalKey,
     attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
     intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
-    intentTokenGate,
   });
   const vaultApp = await buildVaultApp({ env: config.env, publicUrl: config.publicVaultUrl, ...vault, internalKey });
-  const api = await buildApp({ config, db, clock, newId, providers: {}, sealer: aesGcmSealer(randomBytes(32)), internalKey, vault: vault.authorizer });
+  const api = await buildApp({ config, db, clock, newId, providers: {}, sealer: aesGcmSealer(randomBytes(32)), internalKey, vault: vault.client });
   return { api: await documentOf(api), vault: await documentOf(vaultApp) };
 }

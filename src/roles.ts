@@ -11,7 +11,7 @@ import { describeDemo, ensureDemo } from './bootstrap.js';
 import { SVC } from './cli/invocation.js';
 import { StartError, type Runtime } from './runtime.js';
 import { serveOperatorCommands } from './operator/index.js';
-import { buildVaultApp } from './modules/vault/index.js';
+import { buildVaultApp } from './vault-app.js';
 import { startVaultSweep } from './workers/sweep-vault.js';
 import { startWorker } from './workers/worker.js';
 

@@ -19,7 +19,6 @@ import { aesGcmSealer, type Sealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
 import { buildProviders } from './modules/providers/index.js';
-import { intentTokenGate } from './modules/payment-intents/index.js';
 import { TEST_SCRYPT } from './modules/users/index.js';
 import { buildVault, grantVaultAccess, httpVaultClient, type Vault } from './modules/vault/index.js';
 import { StartError } from './start-error.js';
@@ -196,7 +195,6 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
       internalKey,
       attemptsPerIpPerMinute: config.vaultAttemptsPerIpPerMinute,
       intentsPerCardPerHour: config.vaultIntentsPerCardPerHour,
-      intentTokenGate,
     });
   };
   return {

@@ -2,7 +2,7 @@
 // beside `openssl speed rsa2048` private-key operations (sign/s) on the same machine.
 //
 // Each tokenize is one RSA-OAEP-256 private-key decryption plus a JWT check, two
-// statements (the IP and ticket attempt counters with the intent's state; the token) and AES-GCM sealing.
+// statements (the IP and ticket attempt counters with whether the intent is closed; the token) and AES-GCM sealing.
 // A ticket allows 5 attempts, so the bench first creates card intents through the API
 // and encrypts 5 card JWEs per ticket (jose, as the hosted fields page does), all
 // before timing; the timed run then only replays these bodies. The attempts of one
@@ -164,7 +164,7 @@ export function tokenizeReport({ concurrency, run, floor, openssl, opensslSecond
     '',
     `The vault runs inside svc serve, one Node process; it decrypts with node:crypto on its main thread, so the
 RSA work is counted in the service's CPU; PostgreSQL (per tokenize: one statement for both attempt counters
-and the intent's state, one for the card limit, the used JWE and the token) runs on the same 2 cores. Each connection has its own
+and whether the intent is closed, one for the card limit, the used JWE and the token) runs on the same 2 cores. Each connection has its own
 loopback source address (127.0.0.10+), so the per-IP counter is not a single hot row.`,
   ].join('\n');
 }

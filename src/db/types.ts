@@ -80,6 +80,8 @@ export interface PaymentIntentsTable {
   reserved_transaction_id: ColumnType<string | null, string | null | undefined, string | null>;
   /** The payment link the intent pays (created through its hosted page). */
   payment_link_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the vault acknowledged that this card intent is over (payment-intents/vault-notices.ts); NULL until then, and for other methods. */
+  vault_told_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   transaction_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -322,6 +324,13 @@ interface VaultUsedJwesTable {
   expires_at: Timestamp;
 }
 
+/** The card intents the vault knows are over, until their expiry (vault/closed-intents.ts). */
+interface VaultClosedIntentsTable {
+  intent_id: string;
+  expires_at: Timestamp;
+  closed_at: Timestamp;
+}
+
 /** The intents a card (keyed fingerprint) was tokenized for, per hour window: the per-card velocity limit. */
 interface VaultCardIntentsTable {
   fingerprint: string;
@@ -446,6 +455,7 @@ export interface Database {
   'vault.attempts': VaultAttemptsTable;
   'vault.used_jwes': VaultUsedJwesTable;
   'vault.card_intents': VaultCardIntentsTable;
+  'vault.closed_intents': VaultClosedIntentsTable;
   acquirer_charges: AcquirerChargesTable;
   provider_charges: ProviderChargesTable;
   provider_notifications: ProviderNotificationsTable;

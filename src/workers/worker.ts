@@ -4,7 +4,7 @@
  *  - the delivery loop: deliver-webhooks, a continuous window of sends in flight (webhooks/delivery.ts);
  *  - the maintenance loop, one tick a second: expire-intents, process-provider-notifications,
  *    reconcile-provider-charges, cancel-overdue-transactions, recover-confirmations,
- *    follow-refunds, settle-receivables, purge-idempotency-keys, purge-audit-log, purge-dashboard-sessions.
+ *    tell-vault, follow-refunds, settle-receivables, purge-idempotency-keys, purge-audit-log, purge-dashboard-sessions.
  * The vault's sweep (sweep-vault.ts) is not the worker's: it runs in the
  * vault's process, whose database role is the one that may write the vault's
  * tables, on the same kind of loop (startStepLoop).
@@ -25,6 +25,7 @@ import { purgeIdempotencyKeys } from './purge-idempotency-keys.js';
 import { reconcileProviderCharges } from './reconcile-provider-charges.js';
 import { recoverConfirmations } from './recover-confirmations.js';
 import { settleReceivables } from './settle-receivables.js';
+import { tellVault } from './tell-vault.js';
 import type { Step, StepDeps } from './step.js';
 
 export type { Step, StepDeps } from './step.js';
@@ -49,6 +50,8 @@ export function workerSteps(deps: StepDeps): Step[] {
     reconcileProviderCharges,
     cancelOverdueTransactions,
     recoverConfirmations,
+    // After the steps that close card intents (expire-intents needs no notice: tickets expire with their intent).
+    tellVault,
     followRefunds,
     settleReceivables,
     purgeIdempotencyKeys,

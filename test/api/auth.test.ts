@@ -23,7 +23,6 @@ import { isDomainError } from '../../src/lib/domain-error.js';
 import { settled } from '../helpers/outcome.js';
 import { assertError } from '../helpers/assert.js';
 import { pixIntent } from '../helpers/fixtures.js';
-import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const randomKeyBody = () => Array.from(randomBytes(43), (b) => BASE62[b % 62]).join('');
@@ -202,7 +201,7 @@ describe('database unreachable', () => {
     const config = loadConfig({});
     const acquirer = new SimulatedProvider(handle.db, clock);
     const internalKey = randomBytes(32);
-    const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenGate }).authorizer;
+    const vault = buildVault({ db: handle.db, clock, newId, acquirer, masterKey: randomBytes(32), internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10 }).client;
     const deps: AppDeps = { config, db: handle.db, clock, newId, sealer: aesGcmSealer(randomBytes(32)), providers: { PIX: acquirer, BOLETO: acquirer, CREDIT_CARD: acquirer }, internalKey, vault };
     const app = await buildApp(deps, buildServices(deps));
     const key = `svc_test_${randomKeyBody()}`;

@@ -12,17 +12,16 @@ import vm from 'node:vm';
 import type { FastifyInstance } from 'fastify';
 import { CompactEncrypt, importJWK, type JWK } from 'jose';
 import { newId } from '../../src/lib/ids.js';
-import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
 import {
   KEY_CACHE_MS,
   KEY_OVERLAP_MS,
   MAX_ATTEMPTS_PER_TICKET,
   buildVault,
-  buildVaultApp,
   hashToken,
   internalBearer,
   signTicket,
 } from '../../src/modules/vault/index.js';
+import { buildVaultApp } from '../../src/vault-app.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { engines } from '../helpers/db.js';
 import { assertError, assertErrorBody } from '../helpers/assert.js';
@@ -122,10 +121,9 @@ async function vaultAppWithLowIpLimit(t: TestApp): Promise<FastifyInstance> {
     internalKey: t.deps.internalKey,
     attemptsPerIpPerMinute: 5,
     intentsPerCardPerHour: 1_000,
-    intentTokenGate,
   });
   await vault.keys.rotate();
-  return buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey: t.deps.internalKey });
+  return buildVaultApp({ env: t.deps.config.env, db: t.db.db, keys: vault.keys, tokenizer: vault.tokenizer, client: vault.client, internalKey: t.deps.internalKey });
 }
 
 for (const engine of engines()) {
@@ -559,7 +557,7 @@ for (const engine of engines()) {
       // Two vault processes on one database and one master key: b rotates and retires, a tokenizes.
       const masterKey = randomBytes(32);
       const vaultOn = () =>
-        buildVault({ db: t.db.db, clock: t.clock, newId, acquirer: undefined, masterKey, internalKey: t.deps.internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10, intentTokenGate });
+        buildVault({ db: t.db.db, clock: t.clock, newId, acquirer: undefined, masterKey, internalKey: t.deps.internalKey, attemptsPerIpPerMinute: 5, intentsPerCardPerHour: 10 });
       a = vaultOn();
       b = vaultOn();
     });

@@ -12,8 +12,8 @@ import { aesGcmSealer } from '../../src/lib/aes-gcm.js';
 import { ManualClock } from '../../src/lib/clock.js';
 import { newId } from '../../src/lib/ids.js';
 import { SimulatedProvider, type CardAcquirer, type ChargeMethod, type PaymentProvider, type Providers } from '../../src/modules/providers/index.js';
-import { intentTokenGate } from '../../src/modules/payment-intents/index.js';
-import { TEST_CARDS, buildVault, buildVaultApp, type Vault } from '../../src/modules/vault/index.js';
+import { TEST_CARDS, buildVault, type Vault } from '../../src/modules/vault/index.js';
+import { buildVaultApp } from '../../src/vault-app.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/modules/demo/index.js';
 import { TEST_SCRYPT } from '../../src/modules/users/index.js';
@@ -80,7 +80,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   for (const method of ['PIX', 'BOLETO'] as const) if (!opts.disabled?.includes(method)) providers[method] = acquirer;
   // Cards only where the provider authorizes them (a Pix PSP does not: the router would refuse it as CARD_PROVIDER).
   if (!opts.disabled?.includes('CREDIT_CARD') && 'authorizeCard' in acquirer) providers.CREDIT_CARD = acquirer as CardAcquirer;
-  // The vault runs in-process here: its authorizer is the API's VaultClient, its app answers /tokenize through inject.
+  // The vault runs in-process here: its in-process client is the API's VaultClient, its app answers /tokenize through inject.
   const vault = buildVault({
     db: db.db,
     clock,
@@ -92,16 +92,15 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
     // the vault's limits are lifted unless a test sets them.
     attemptsPerIpPerMinute: opts.env?.VAULT_ATTEMPTS_PER_IP_PER_MINUTE ? config.vaultAttemptsPerIpPerMinute : 1_000_000,
     intentsPerCardPerHour: opts.env?.VAULT_INTENTS_PER_CARD_PER_HOUR ? config.vaultIntentsPerCardPerHour : 1_000_000,
-    intentTokenGate,
   });
   await vault.keys.ensureCurrent();
-  const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, authorizer: vault.authorizer, internalKey });
+  const vaultApp = await buildVaultApp({ env: config.env, db: db.db, keys: vault.keys, tokenizer: vault.tokenizer, client: vault.client, internalKey });
   const deps: AppDeps = {
     ...base,
     // Dashboard passwords hashed at 1/128 of OWASP's cost: a sign-in in milliseconds (the default's test is in test/api/dashboard-passwords.test.ts).
     passwordParams: TEST_SCRYPT,
     providers,
-    vault: vault.authorizer,
+    vault: vault.client,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),
     ...(opts.sender ? { sender: opts.sender } : {}),
     ...(opts.logger ? { logger: opts.logger } : {}),

@@ -3,8 +3,9 @@
  * roles made for the test (none a superuser): the migrations run as the
  * API's role, which owns the tables; the vault's start grants its role the
  * vault's tables, and the API's role can then read none of them but the
- * public halves of the keys, while a card is paid with each side on its own
- * role and the worker's steps run on the API's. One role again gives the
+ * public halves of the keys, and the vault's role reads none of the API's
+ * tables (it writes the card acquirer's records), while a card is paid with
+ * each side on its own role and the worker's steps run on the API's. One role again gives the
  * privileges back. With a third role owning schema vault (README, "Going
  * live"), the API's role cannot grant itself the tables back, and the vault's
  * start names what its role lacks until the owner grants it.
@@ -22,7 +23,8 @@ import { buildApp, buildServices } from '../../src/app.js';
 import { loadConfig, type ConfigReader } from '../../src/config.js';
 import { openDatabase, type Db } from '../../src/db/database.js';
 import { systemClock } from '../../src/lib/clock.js';
-import { buildVaultApp, hashToken, listPublicKeys } from '../../src/modules/vault/index.js';
+import { hashToken, listPublicKeys } from '../../src/modules/vault/index.js';
+import { buildVaultApp } from '../../src/vault-app.js';
 import { openRuntime, StartError, type Runtime } from '../../src/runtime.js';
 import { workerSteps } from '../../src/workers/worker.js';
 import { encryptCard } from '../helpers/app.js';
@@ -33,7 +35,7 @@ import { settled } from '../helpers/outcome.js';
 type Json = Record<string, any>;
 
 const silent = pino({ level: 'silent' });
-const VAULT_TABLES = ['vault.keys', 'vault.tokens', 'vault.attempts', 'vault.used_jwes', 'vault.card_intents'];
+const VAULT_TABLES = ['vault.keys', 'vault.tokens', 'vault.attempts', 'vault.used_jwes', 'vault.card_intents', 'vault.closed_intents'];
 
 /** Rejects with PostgreSQL's "permission denied" (42501). */
 const denied = (work: Promise<unknown>, what: string) =>
@@ -67,9 +69,11 @@ if (engines().includes('postgres')) {
     };
 
     test("two roles: the API's role reads none of the vault's tables but the public keys; a card is paid with each side on its own role", async () => {
-      const { urls } = await rolesDatabase(['svc_api', 'svc_vault']);
+      const { urls, roles } = await rolesDatabase(['svc_api', 'svc_vault']);
       const [apiUrl, vaultUrl] = urls as [string, string];
       const runtime = await runtimeOf({ DATABASE_URL: apiUrl, VAULT_DATABASE_URL: vaultUrl }, 'serve');
+      // What earlier versions granted the vault's role, which its start now takes back.
+      await sql`GRANT SELECT ON payment_intents TO ${sql.id(roles[1]!)}`.execute(runtime.database.db);
       const vault = await runtime.vault();
       await vault.keys.ensureCurrent();
       const apiDb = runtime.database.db;
@@ -79,9 +83,10 @@ if (engines().includes('postgres')) {
       await denied(sql`SELECT private_sealed FROM vault.keys`.execute(apiDb), "the API's role reading the sealed private keys");
       assert.equal((await listPublicKeys(apiDb)).filter((k) => k.current).length, 1, 'the public halves stay readable for card intents');
       await denied(sql`SELECT * FROM api_keys`.execute(vault.db), "the vault's role reading the API's keys");
+      await denied(sql`SELECT id FROM payment_intents`.execute(vault.db), "the vault's role reading payment_intents");
 
       // The API in process on its role, the vault in process on its own.
-      const deps = { ...runtime.deps, vault: vault.authorizer };
+      const deps = { ...runtime.deps, vault: vault.client };
       const services = buildServices(deps);
       const app = await buildApp(deps, services);
       const vaultApp = await buildVaultApp({ env: runtime.config.env, ...vault, internalKey: deps.internalKey });
@@ -147,7 +152,6 @@ if (engines().includes('postgres')) {
       await sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA vault TO ${sql.id(vaultRole)}`.execute(owner);
       await sql`GRANT SELECT (key_id, public_jwk, superseded_at, created_at) ON vault.keys TO ${sql.id(apiRole)}`.execute(owner);
       const api = await connect(apiUrl);
-      await sql`GRANT SELECT ON payment_intents TO ${sql.id(vaultRole)}`.execute(api);
       await sql`GRANT SELECT, INSERT, UPDATE ON acquirer_charges, provider_charges TO ${sql.id(vaultRole)}`.execute(api);
 
       const vault = await (await runtimeOf(env, 'vault')).vault();

@@ -22,6 +22,7 @@ import * as m015 from './015-users.js';
 import * as m016 from './016-transaction-search.js';
 import * as m017 from './017-api-key-name-and-last-use.js';
 import * as m018 from './018-webhook-disabling.js';
+import * as m019 from './019-vault-closed-intents.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -42,4 +43,5 @@ export const migrations: Record<string, Migration> = {
   '016-transaction-search': m016,
   '017-api-key-name-and-last-use': m017,
   '018-webhook-disabling': m018,
+  '019-vault-closed-intents': m019,
 };

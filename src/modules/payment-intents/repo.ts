@@ -1,5 +1,5 @@
 /** Payment intent queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type Kysely, type RawBuilder, type Updateable } from 'kysely';
+import { sql, type Kysely, type Updateable } from 'kysely';
 import { fragmentKind, isUniqueViolation, insertRowFragment, type InsertFragment, type UpdateFragment } from '../../db/one-statement.js';
 import type { Database, NewPaymentIntent, PaymentIntentRow, PaymentIntentsTable } from '../../db/types.js';
 import { UNCONFIRMED_STATUSES } from './rules.js';
@@ -32,21 +32,6 @@ export async function findIntent(ex: Ex, companyId: string, id: string, forUpdat
   let query = ex.selectFrom('payment_intents').selectAll().where('company_id', '=', companyId).where('id', '=', id);
   if (forUpdate) query = query.forUpdate();
   return query.executeTakeFirst();
-}
-
-/** The facts the vault's token gate reads (token-state.ts), unexecuted: the vault runs it inside its attempt counters' statement. */
-export function tokenGateFactsQuery(companyId: string, intentId: string): RawBuilder<Record<string, unknown>> {
-  return sql`SELECT status, expires_at, confirm_started_at FROM payment_intents WHERE company_id = ${companyId} AND id = ${intentId}`;
-}
-
-/**
- * The vault's sweep condition (token-state.ts), unexecuted: the intent named by the
- * columns exists and is no longer unconfirmed (CONFIRMED, FAILED, CANCELED or
- * persisted EXPIRED), so no card will ever be charged for it.
- */
-export function intentClosedCondition(columns: { companyId: RawBuilder<string>; intentId: RawBuilder<string> }): RawBuilder<boolean> {
-  const open = sql.join(UNCONFIRMED_STATUSES.map((status) => sql.lit(status)));
-  return sql<boolean>`EXISTS (SELECT 1 FROM payment_intents WHERE id = ${columns.intentId} AND company_id = ${columns.companyId} AND status NOT IN (${open}))`;
 }
 
 export async function findIntentByCreateKey(ex: Ex, companyId: string, key: string): Promise<PaymentIntentRow | undefined> {
@@ -179,4 +164,28 @@ export async function listUnknownOutcomes(ex: Ex, limit: number): Promise<string
 export async function nextBoletoNumber(ex: Ex): Promise<number> {
   const { rows } = await sql<{ n: number }>`SELECT nextval('boleto_number_seq')::int8 AS n`.execute(ex);
   return Number(rows[0]!.n);
+}
+
+/**
+ * A card intent that will never take a card again (confirmed, failed, canceled), as literals: the condition
+ * of the partial index payment_intents_vault_untold (migration 019), which a generic plan with parameters
+ * in their place could not use.
+ */
+const CLOSED_CARD_INTENT = sql<boolean>`payment_method = 'CREDIT_CARD' AND status IN ('CONFIRMED', 'FAILED', 'CANCELED')`;
+
+/** Up to `limit` card intents that are over and of which the vault has not acknowledged it, oldest first (vault-notices.ts). */
+export async function untoldClosedCardIntents(ex: Ex, limit: number): Promise<Pick<PaymentIntentRow, 'id' | 'expires_at'>[]> {
+  return ex
+    .selectFrom('payment_intents')
+    .select(['id', 'expires_at'])
+    .where('vault_told_at', 'is', null)
+    .where(CLOSED_CARD_INTENT)
+    .orderBy('updated_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Notes that the vault acknowledged these intents are over. */
+export async function markVaultTold(ex: Ex, ids: readonly string[], at: Date): Promise<void> {
+  if (ids.length > 0) await ex.updateTable('payment_intents').set({ vault_told_at: at }).where('id', 'in', ids).where('vault_told_at', 'is', null).execute();
 }

@@ -31,6 +31,7 @@ import type { CardTokenization, CreateIntentInput, IntentView } from './schemas.
 import { listPublicKeys, signTicket } from '../vault/index.js';
 import type { TransactionView } from '../transactions/index.js';
 import { intentView } from './view.js';
+import type { VaultNotices } from './vault-notices.js';
 import { writeAtOnce } from './write-sale.js';
 
 /** Checks split rules against the database (approved recipients); provided by the receivables module. */
@@ -43,6 +44,8 @@ export interface IntentDeps extends ConfirmationDeps {
   checkSplitRules: SplitRulesCheck;
   /** Signs card tickets (shared with the vault, which verifies them). */
   internalKey: Buffer;
+  /** Tells the vault which card intents are over (vault-notices.ts). */
+  vaultNotices: VaultNotices;
 }
 
 /**
@@ -157,6 +160,7 @@ export class PaymentIntentService {
       outcome_unknown_since: null,
       reserved_transaction_id: confirmNow ? newId('trx') : null,
       payment_link_id: paymentLinkId ?? null,
+      vault_told_at: null,
       transaction_id: null,
       created_at: now,
       updated_at: now,
@@ -212,7 +216,7 @@ export class PaymentIntentService {
   async cancel(companyId: string, id: string, recorder?: ResponseRecorder): Promise<Outcome<IntentView>> {
     if (!isId('pi', id)) return intentNotFound();
     const now = this.deps.clock.now();
-    return transact(this.deps.db, async (trx) => {
+    const answer = await transact(this.deps.db, async (trx) => {
       const row = await repo.findIntent(trx, companyId, id, true);
       if (!row) return intentNotFound();
       const step = cancelStep(row, now);
@@ -221,6 +225,9 @@ export class PaymentIntentService {
       await recorder?.save(trx, canceled);
       return canceled;
     });
+    // The buyer's page may still hold the ticket: the vault refuses it from this notice on (vault-notices.ts).
+    if (!isDomainError(answer) && answer.paymentMethod === 'CREDIT_CARD') await this.deps.vaultNotices.tellNow({ id: answer.id, expires_at: new Date(answer.expiresAt) });
+    return answer;
   }
 
   /** Worker: persists EXPIRED on intents past their lifetime. */

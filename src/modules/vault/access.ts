@@ -5,9 +5,10 @@
  * every table. At each start of the vault, after the migrations and on the
  * owner's connection (so tables a later migration adds are covered too):
  * - a different vault role is granted the vault's tables and what the vault
- *   does in schema public (VAULT_READS, VAULT_WRITES), and the owner (the
- *   API's and the worker's role) keeps only the public halves of the keys:
- *   it can no longer read a token, a sealed key or a counter;
+ *   does in schema public (VAULT_WRITES: it reads none of the API's tables),
+ *   loses what an earlier version granted it there (reading payment_intents),
+ *   and the owner (the API's and the worker's role) keeps only the public
+ *   halves of the keys: it can no longer read a token, a sealed key or a counter;
  * - one role for both gets its privileges back, should an earlier start
  *   with two roles have revoked them;
  * - tables the migrating role does not own (an operator gave the schema to
@@ -20,9 +21,13 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../db/database.js';
 
-/** What the vault reads in schema public: the intent gate's SELECT and the sweep's condition (intent-gate.ts). */
-const VAULT_READS = ['payment_intents'];
-/** What the vault writes in schema public: the card acquirer's records (simulated: acquirer_charges; Cielo: provider_charges). */
+/** What earlier versions granted the vault to read in schema public: the vault now learns what it needs from the API's calls (closed-intents.ts). */
+const NO_LONGER_READ = ['payment_intents'];
+/**
+ * What the vault writes in schema public: the card acquirer's records (simulated: acquirer_charges; Cielo:
+ * provider_charges), which hold no card data and which the API's worker reads to resolve an unknown outcome
+ * (docs/architecture.md, "The vault's boundary").
+ */
 const VAULT_WRITES = ['acquirer_charges', 'provider_charges'];
 /** The columns of vault.keys the API reads for a card intent (keys.listPublicKeys): never the sealed private half. */
 const PUBLIC_KEY_COLUMNS = ['key_id', 'public_jwk', 'superseded_at', 'created_at'];
@@ -55,7 +60,7 @@ export async function grantVaultAccess(owner: Db, vault: Db): Promise<VaultAcces
     const tables = (names: string[]) => sql.join(names.map((name) => sql.id(name)));
     await run(sql`GRANT USAGE ON SCHEMA vault TO ${vaultId}`);
     await run(sql`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA vault TO ${vaultId}`);
-    await run(sql`GRANT SELECT ON ${tables(VAULT_READS)} TO ${vaultId}`);
+    await run(sql`REVOKE ALL ON ${tables(NO_LONGER_READ)} FROM ${vaultId}`);
     await run(sql`GRANT SELECT, INSERT, UPDATE ON ${tables(VAULT_WRITES)} TO ${vaultId}`);
     await run(sql`REVOKE ALL ON ALL TABLES IN SCHEMA vault FROM ${sql.id(ownerRole)}, PUBLIC`);
     await run(sql`GRANT SELECT (${tables(PUBLIC_KEY_COLUMNS)}) ON vault.keys TO ${sql.id(ownerRole)}`);
@@ -71,12 +76,9 @@ async function missingPrivileges(db: Db, vaultRole: string): Promise<string[]> {
     UNION ALL
     SELECT n.nspname || '.' || c.relname || ': ' || p.privilege
       FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-      CROSS JOIN LATERAL unnest(string_to_array(CASE
-        WHEN n.nspname = 'vault' THEN 'SELECT,INSERT,UPDATE,DELETE'
-        WHEN c.relname = ANY (${VAULT_READS}::text[]) THEN 'SELECT'
-        ELSE 'SELECT,INSERT,UPDATE' END, ',')) AS p(privilege)
+      CROSS JOIN LATERAL unnest(string_to_array(CASE WHEN n.nspname = 'vault' THEN 'SELECT,INSERT,UPDATE,DELETE' ELSE 'SELECT,INSERT,UPDATE' END, ',')) AS p(privilege)
      WHERE c.relkind = 'r'
-       AND (n.nspname = 'vault' OR (n.nspname = 'public' AND c.relname = ANY (${[...VAULT_READS, ...VAULT_WRITES]}::text[])))
+       AND (n.nspname = 'vault' OR (n.nspname = 'public' AND c.relname = ANY (${VAULT_WRITES}::text[])))
        AND NOT has_table_privilege(${vaultRole}, c.oid, p.privilege)`.execute(db);
   return rows.map((r) => r.missing);
 }

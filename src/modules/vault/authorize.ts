@@ -3,6 +3,7 @@
  * The API asks with a token, the intent it confirms and its deadline; the
  * vault checks the token is this intent's and unused, spends it and erases
  * its card and CVV (and those of the intent's other tokens) in one commit,
+ * which also notes the intent closed (closed-intents.ts),
  * the card then living only in this call's memory, and calls the acquirer
  * keyed by the intent id. Nothing needs the card after that commit: a second
  * call finds the token spent (an interrupted authorization, below), and the

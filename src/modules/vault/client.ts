@@ -14,19 +14,35 @@
  * texts in every language (ErrorInEveryLanguage) and the client rebuilds the
  * DomainError from them: the vault's answer does not depend on a language,
  * and the API never reads a text to translate it.
+ *
+ * The API also tells the vault which card intents are over
+ * (closed-intents.ts), so that the vault, which never reads the API's
+ * tables, refuses their tickets and erases their cards; a notice the vault
+ * did not acknowledge is told again (payment-intents/vault-notices.ts).
  */
 import { request } from 'undici';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../../lib/domain-error.js';
 import { VAULT_REFUSAL } from '../../lib/i18n/messages/errors.js';
 import type { Text } from '../../lib/i18n/text.js';
 import type { ChargeRecord } from '../providers/index.js';
-import type { NotChargedBody } from './app.js';
 import { internalBearer, type AuthorizeRequest, type VaultAuthorization } from './authorize.js';
+import type { ClosedIntentNotice } from './closed-intents.js';
 
-/** How the API reaches the vault; the in-process CardAuthorizer is one too (tests, `svc serve`). */
+/** How the API reaches the vault; the vault's in-process client is one too (Vault.client: tests). */
 export interface VaultClient {
   authorize(req: AuthorizeRequest): Promise<VaultAuthorization>;
+  /** Tells the vault these card intents are over; rejects when the vault did not acknowledge them (told again later). */
+  intentsClosed(notices: readonly ClosedIntentNotice[]): Promise<void>;
 }
+
+/** The wire answer of a definite "no charge stands" (200, so that it is never mistaken for an unknown outcome). */
+export interface NotChargedBody {
+  notCharged: true;
+  reason: string;
+}
+
+/** How long the API waits for the vault to acknowledge closed intents (a cancel waits for it; the worker tells again later). */
+const NOTICE_TIMEOUT_MS = 2_000;
 
 /** How long past the deadline the API still waits for the vault's answer: the vault answers at once after it. */
 export const AUTHORIZE_ANSWER_GRACE_MS = 3_000;
@@ -63,9 +79,19 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
       const body = (await response.body.json().catch(() => undefined)) as (ChargeRecord & { code?: ErrorCode; message?: unknown; details?: unknown } & Partial<NotChargedBody>) | undefined;
       if (response.statusCode === 200 && body?.notCharged === true) return { kind: 'not-charged', reason: body.reason ?? 'not charged' };
       if (response.statusCode === 200 && body) return { kind: 'charged', record: body };
-      // The vault's wire answers for a refusal before any charge (vault/app.ts): the token (400) or cards switched off (422).
+      // The vault's wire answers for a refusal before any charge (src/vault-app.ts): the token (400) or cards switched off (422).
       if (body?.code && REFUSALS.includes(body.code)) return { kind: 'refused', error: refusal(body.code, body) };
       return { kind: 'unavailable', reason: `vault answered ${response.statusCode}` };
+    },
+    async intentsClosed(notices) {
+      const response = await request(new URL('/internal/closed-intents', baseUrl), {
+        method: 'POST',
+        headers: { authorization: bearer, 'content-type': 'application/json' },
+        body: JSON.stringify({ intents: notices }),
+        signal: AbortSignal.timeout(NOTICE_TIMEOUT_MS),
+      });
+      await response.body.dump();
+      if (response.statusCode !== 204) throw new Error(`the vault answered ${response.statusCode} to closed intents`);
     },
   };
 }

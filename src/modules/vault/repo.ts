@@ -1,5 +1,5 @@
-/** All SQL on the vault's tables (schema "vault": keys, tokens, attempts, used JWEs, card intents). The executor is always the first parameter. */
-import { sql, type Insertable, type Kysely, type RawBuilder, type Selectable } from 'kysely';
+/** All SQL on the vault's tables (schema "vault": keys, tokens, attempts, used JWEs, card intents, closed intents). The executor is always the first parameter. */
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { Database, VaultKeysTable, VaultTokensTable } from '../../db/types.js';
 
 type Ex = Kysely<Database>;
@@ -49,14 +49,19 @@ export async function lockToken(ex: Ex, tokenHash: string): Promise<TokenRow | u
 
 /**
  * Spends a token and erases its card and CVV in the same statement, with the
- * card data of the intent's other tokens: from this commit the card lives
- * only in the spending call's memory, and nothing reads a spent token's card
- * (a second call finds it spent: an interrupted authorization, resolved by
- * the intent id), nor another token of an intent whose authorization began.
- * A sibling locked by another call is skipped: the sweep erases it.
+ * card data of the intent's other tokens, and notes the intent closed
+ * (closed-intents.ts): from this commit the card lives only in the spending
+ * call's memory, nothing reads a spent token's card (a second call finds it
+ * spent: an interrupted authorization, resolved by the intent id), nor another
+ * token of an intent whose authorization began, and tokenize refuses the
+ * intent's ticket. A sibling locked by another call is skipped: the sweep erases it.
  */
-export async function spendToken(ex: Ex, token: Pick<TokenRow, 'id' | 'intent_id'>, at: Date): Promise<void> {
+export async function spendToken(ex: Ex, token: Pick<TokenRow, 'id' | 'intent_id' | 'expires_at'>, at: Date): Promise<void> {
   await sql`
+    WITH closed AS (
+      INSERT INTO vault.closed_intents (intent_id, expires_at, closed_at) VALUES (${token.intent_id}, ${token.expires_at}, ${at})
+      ON CONFLICT (intent_id) DO NOTHING
+    )
     UPDATE vault.tokens SET used_at = CASE WHEN id = ${token.id} THEN ${at}::timestamptz ELSE used_at END, card_sealed = NULL, cvv_sealed = NULL
      WHERE id = ${token.id}
         OR id IN (SELECT id FROM vault.tokens WHERE intent_id = ${token.intent_id} AND card_sealed IS NOT NULL FOR UPDATE SKIP LOCKED)`.execute(ex);
@@ -77,18 +82,14 @@ type DueToken = Pick<TokenRow, 'id' | 'card_sealed' | 'fingerprint'>;
 /**
  * Up to `limit` tokens still holding a card that is no longer needed,
  * locked (a token being spent is skipped): spent (left by versions that kept
- * the card), expired with its intent, or of an intent `closed` says is over.
+ * the card), expired with its intent, or of an intent the vault knows is
+ * closed (closed-intents.ts).
  */
-export async function lockTokensDue(
-  ex: Ex,
-  now: Date,
-  closed: (columns: { companyId: RawBuilder<string>; intentId: RawBuilder<string> }) => RawBuilder<boolean>,
-  limit: number,
-): Promise<DueToken[]> {
-  const intentClosed = closed({ companyId: sql.ref('t.company_id'), intentId: sql.ref('t.intent_id') });
+export async function lockTokensDue(ex: Ex, now: Date, limit: number): Promise<DueToken[]> {
   const { rows } = await sql<DueToken>`
     SELECT t.id, t.card_sealed, t.fingerprint FROM vault.tokens t
-     WHERE t.card_sealed IS NOT NULL AND (t.used_at IS NOT NULL OR t.expires_at <= ${now} OR ${intentClosed})
+     WHERE t.card_sealed IS NOT NULL
+       AND (t.used_at IS NOT NULL OR t.expires_at <= ${now} OR EXISTS (SELECT 1 FROM vault.closed_intents c WHERE c.intent_id = t.intent_id))
      LIMIT ${limit}
        FOR UPDATE OF t SKIP LOCKED`.execute(ex);
   return rows;
@@ -111,27 +112,25 @@ export interface AttemptCounts {
   ip: number;
   /** The ticket's attempts, this one included; undefined when no ticket was given or the address was over its limit (not counted then). */
   ticket: number | undefined;
-  /** What the ticket's `intent` SELECT read (its columns; all NULL when it found no row); undefined without one. */
-  intent: Record<string, unknown> | undefined;
+  /** Whether the ticket's intent is closed (closed-intents.ts); false without a ticket. */
+  intentClosed: boolean;
 }
 
 /**
  * Adds one attempt to the address's counter of `ipWindowStart` and, when a
  * ticket is given and the address is still within `ipLimit`, one to the
  * ticket's counter of `ticketWindowStart`; answers both new counts and, with
- * a ticket, the row its intent's SELECT (`ticket.intent`, given by the
- * payment-intents module: vault/intent-gate.ts) reads. One statement
- * (tokenize's hot path), shared by every vault process: the ticket's insert
- * reads the address's RETURNING, so an attempt refused for its address does
- * not count against its ticket, as when they were two statements.
+ * a ticket, whether its intent is closed. One statement (tokenize's hot
+ * path), shared by every vault process: the ticket's insert reads the
+ * address's RETURNING, so an attempt refused for its address does not count
+ * against its ticket, as when they were two statements.
  */
 export async function countAttempts(
   ex: Ex,
   ip: { key: string; windowStart: Date; limit: number },
-  ticket: { key: string; windowStart: Date; intent: RawBuilder<Record<string, unknown>> } | undefined,
+  ticket: { key: string; windowStart: Date; intentId: string } | undefined,
 ): Promise<AttemptCounts> {
-  const intent = ticket ? sql`, intent.* FROM ip LEFT JOIN LATERAL (${ticket.intent}) AS intent ON true` : sql` FROM ip`;
-  const { rows } = await sql<{ attempts_ip: number; attempts_ticket: number | null } & Record<string, unknown>>`
+  const { rows } = await sql<{ attempts_ip: number; attempts_ticket: number | null; intent_closed: boolean }>`
     WITH ip AS (
       INSERT INTO vault.attempts (scope, key, window_start, count) VALUES ('ip', ${ip.key}, ${ip.windowStart}, 1)
       ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
@@ -143,9 +142,11 @@ export async function countAttempts(
       ON CONFLICT (scope, key, window_start) DO UPDATE SET count = vault.attempts.count + 1
       RETURNING count
     )
-    SELECT ip.count AS attempts_ip, (SELECT count FROM ticket) AS attempts_ticket${intent}`.execute(ex);
-  const { attempts_ip, attempts_ticket, ...facts } = rows[0]!;
-  return { ip: attempts_ip, ticket: attempts_ticket ?? undefined, intent: ticket ? facts : undefined };
+    SELECT ip.count AS attempts_ip, (SELECT count FROM ticket) AS attempts_ticket,
+           EXISTS (SELECT 1 FROM vault.closed_intents WHERE intent_id = ${ticket?.intentId ?? null}::text) AS intent_closed
+      FROM ip`.execute(ex);
+  const row = rows[0]!;
+  return { ip: row.attempts_ip, ticket: row.attempts_ticket ?? undefined, intentClosed: row.intent_closed };
 }
 
 export async function deleteAttemptsBefore(ex: Ex, before: Date): Promise<void> {
@@ -205,6 +206,23 @@ export async function storeCard(
     SELECT counted.n, EXISTS (SELECT 1 FROM stored) AS stored FROM counted`.execute(ex);
   const row = rows[0]!;
   return { intentsForCard: Number(row.n), stored: row.stored };
+}
+
+// --- closed intents (closed-intents.ts)
+
+/** Notes these intents closed; one already noted keeps the later of the two expiries. */
+export async function recordClosedIntents(ex: Ex, intents: readonly { intent_id: string; expires_at: Date }[], at: Date): Promise<void> {
+  if (intents.length === 0) return;
+  await ex
+    .insertInto('vault.closed_intents')
+    .values(intents.map((i) => ({ ...i, closed_at: at })))
+    .onConflict((oc) => oc.column('intent_id').doUpdateSet({ expires_at: sql`GREATEST(vault.closed_intents.expires_at, excluded.expires_at)` }))
+    .execute();
+}
+
+/** Forgets the closed intents whose tickets have all expired. */
+export async function deleteClosedIntentsExpiredBy(ex: Ex, now: Date): Promise<void> {
+  await ex.deleteFrom('vault.closed_intents').where('expires_at', '<=', now).execute();
 }
 
 export async function deleteCardIntentsBefore(ex: Ex, before: Date): Promise<void> {

@@ -4,15 +4,15 @@
  * only while a payment may still need it (as PCI DSS asks): a token's card and
  * CVV go in the commit that spends it (authorize.ts); the sweep erases those
  * of tokens that will never be spent: expired with their intent, or of an
- * intent that is over (canceled, failed, confirmed: intentTokenGate.closed),
+ * intent the vault knows is over (closed-intents.ts: a token of it spent, or
+ * the API's notice that it was confirmed, failed or canceled),
  * and the cards that versions before migration 014 left on spent tokens,
  * whose fingerprint it keeps first (it is the one thing it must open a card
  * for). What stays: brand, last 4 digits, expiry and the keyed fingerprint.
- * It also drops the tokenize counters and JWE digests that have served.
+ * It also drops the tokenize counters, JWE digests and closed intents that have served.
  */
 import type { Db } from '../../db/database.js';
 import type { CardFingerprinter } from './card-fingerprint.js';
-import type { IntentTokenGate } from './intent-gate.js';
 import type { VaultSealers } from './master-key.js';
 import * as repo from './repo.js';
 
@@ -24,7 +24,6 @@ export interface VaultSweepDeps {
   db: Db;
   sealers: VaultSealers;
   fingerprint: CardFingerprinter;
-  intentTokenGate: IntentTokenGate;
 }
 
 export class VaultSweeper {
@@ -42,13 +41,14 @@ export class VaultSweeper {
     await repo.deleteAttemptsBefore(this.deps.db, dayAgo);
     await repo.deleteCardIntentsBefore(this.deps.db, dayAgo);
     await repo.deleteUsedJwesExpiredBy(this.deps.db, now);
+    await repo.deleteClosedIntentsExpiredBy(this.deps.db, now);
     return erased;
   }
 
   private async eraseDueCards(now: Date): Promise<number> {
-    const { db, sealers, fingerprint, intentTokenGate } = this.deps;
+    const { db, sealers, fingerprint } = this.deps;
     return db.transaction().execute(async (trx) => {
-      const due = await repo.lockTokensDue(trx, now, intentTokenGate.closed, ERASE_BATCH);
+      const due = await repo.lockTokensDue(trx, now, ERASE_BATCH);
       for (const token of due) {
         if (token.fingerprint || !token.card_sealed) continue;
         const { number } = JSON.parse(sealers.cards.open(token.card_sealed)) as { number: string };

@@ -1,9 +1,10 @@
 /**
  * POST /tokenize: a buyer's browser (the hosted fields page) sends the card
  * encrypted to the vault's public key, with the ticket of a card intent. The
- * vault checks the attempt limits, the ticket, that the intent still waits for
- * a token, the key, decrypts (the JWE must name the same ticket in its
- * protected header), validates the card, checks the card's velocity, and
+ * vault checks the attempt limits, the ticket, that the intent is not closed
+ * (closed-intents.ts: the vault's own record, never the API's tables), the
+ * key, decrypts (the JWE must name the same ticket in its protected header),
+ * validates the card, checks the card's velocity, and
  * stores it sealed (number and expiry in one record, the CVV in another) with
  * the card's keyed fingerprint and the JWE's digest (each JWE is accepted
  * once), answering a single-use `vtk_` token. The card and CVV are kept only
@@ -31,7 +32,6 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { validateCard, type ValidCard } from './card.js';
 import type { CardFingerprinter } from './card-fingerprint.js';
 import { openCard } from './card-jwe.js';
-import { refusalFor, type IntentTokenGate } from './intent-gate.js';
 import type { VaultKeys } from './keys.js';
 import type { VaultSealers } from './master-key.js';
 import * as repo from './repo.js';
@@ -69,7 +69,6 @@ export interface TokenizeDeps extends TokenizeLimits {
   sealers: VaultSealers;
   fingerprint: CardFingerprinter;
   internalKey: Buffer;
-  intentTokenGate: IntentTokenGate;
 }
 
 export function hashToken(token: string): string {
@@ -101,12 +100,8 @@ export class Tokenizer {
       db,
       { key: clientIp, windowStart: ipWindow.start, limit: this.deps.attemptsPerIpPerMinute },
       // The per-ticket counter lives as long as the ticket (its window starts at the ticket's expiry);
-      // the ticket's intent is read in the same statement, for the gate below.
-      ticketClaims && {
-        key: ticketClaims.intentId,
-        windowStart: ticketClaims.expiresAt,
-        intent: this.deps.intentTokenGate.facts(ticketClaims.companyId, ticketClaims.intentId),
-      },
+      // whether the ticket's intent is closed is read in the same statement (closed-intents.ts).
+      ticketClaims && { key: ticketClaims.intentId, windowStart: ticketClaims.expiresAt, intentId: ticketClaims.intentId },
     );
     if (attempts.ip > this.deps.attemptsPerIpPerMinute) {
       return rateLimited(ERRORS.RATE_LIMITED.cardAttemptsFromAddress, ipWindow.secondsLeft);
@@ -119,8 +114,9 @@ export class Tokenizer {
     if ((attempts.ticket ?? 0) > MAX_ATTEMPTS_PER_TICKET) {
       return rateLimited(ERRORS.RATE_LIMITED.cardAttemptsPerIntent({ max: MAX_ATTEMPTS_PER_TICKET }), Math.ceil((expiresAt.getTime() - now.getTime()) / 1000));
     }
-    const refused = refusalFor(this.deps.intentTokenGate.state(attempts.intent ?? {}, now));
-    if (refused) return refused;
+    // A valid ticket means its intent has not expired (the ticket expires with it); the vault's own
+    // record says whether it is over: a token spent for it, or the API's notice (closed-intents.ts).
+    if (attempts.intentClosed) return new DomainError('INTENT_ALREADY_PROCESSED', ERRORS.INTENT_ALREADY_PROCESSED.noLongerTakesCard);
     const privateKey = await keys.privateKey(input.keyId);
     if (!privateKey) return validationError('keyId', PROBLEMS.staleKey);
     const opened = openCard(input.encryptedCard, privateKey, input.keyId, input.ticket);

@@ -5,7 +5,8 @@ import type { IdGenerator } from '../../lib/ids.js';
 import type { CardAcquirer } from '../providers/index.js';
 import { CardAuthorizer } from './authorize.js';
 import { cardFingerprinter } from './card-fingerprint.js';
-import type { IntentTokenGate } from './intent-gate.js';
+import type { VaultClient } from './client.js';
+import { recordClosedIntents } from './closed-intents.js';
 import { VaultKeys } from './keys.js';
 import { vaultSealers } from './master-key.js';
 import { VaultSweeper } from './sweep.js';
@@ -19,8 +20,6 @@ export interface VaultDeps extends TokenizeLimits {
   acquirer: CardAcquirer | undefined;
   masterKey: Buffer;
   internalKey: Buffer;
-  /** Whether the ticket's intent still waits for a card (answered by the payment-intents module). */
-  intentTokenGate: IntentTokenGate;
 }
 
 export interface Vault {
@@ -31,17 +30,24 @@ export interface Vault {
   authorizer: CardAuthorizer;
   /** Erases card data no longer needed, and the counters that have served (run by the vault's process). */
   sweeper: VaultSweeper;
+  /** The API's calls answered in process, without HTTP (tests); the vault's app serves them over HTTP. */
+  client: VaultClient;
 }
 
 export function buildVault(deps: VaultDeps): Vault {
   const sealers = vaultSealers(deps.masterKey);
   const keys = new VaultKeys(deps.db, deps.clock, sealers.keys);
   const fingerprint = cardFingerprinter(deps.masterKey);
+  const authorizer = new CardAuthorizer(deps.db, deps.clock, sealers, deps.acquirer);
   return {
     db: deps.db,
     keys,
     tokenizer: new Tokenizer({ ...deps, keys, sealers, fingerprint }),
-    authorizer: new CardAuthorizer(deps.db, deps.clock, sealers, deps.acquirer),
-    sweeper: new VaultSweeper({ db: deps.db, sealers, fingerprint, intentTokenGate: deps.intentTokenGate }),
+    authorizer,
+    sweeper: new VaultSweeper({ db: deps.db, sealers, fingerprint }),
+    client: {
+      authorize: (req) => authorizer.authorize(req),
+      intentsClosed: (notices) => recordClosedIntents(deps.db, deps.clock, notices),
+    },
   };
 }

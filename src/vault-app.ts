@@ -4,32 +4,33 @@
  *   GET  /hosted-fields      the page inside the iframe (+ its .js and .css)
  *   GET  /keys               the public encryption keys, current first
  *   POST /tokenize           encrypted card + ticket → single-use token
- *   POST /internal/authorize the API's authorization call (internal bearer)
- * No API key on the public routes; no request body is ever logged.
+ *   POST /internal/authorize       the API's authorization call (internal bearer)
+ *   POST /internal/closed-intents  the API's notice of card intents that are over (internal bearer)
+ * No API key on the public routes; no request body is ever logged. It stands
+ * beside the API's app (app.ts) as the vault's process's HTTP side; the
+ * vault's behaviour is in modules/vault.
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { Environment } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import { clientErrorHandler, refuseConnect } from '../../http/client-errors.js';
-import { frameworkErrors, installErrorHandler, sendErrorsInEveryLanguage } from '../../http/error-handler.js';
-import { AppError } from '../../http/errors.js';
-import { requestLog } from '../../http/request-log.js';
-import { installInputGuard } from '../../http/input-guard.js';
-import { healthRoutes } from '../../http/health.js';
-import { API_VERSION } from '../../http/api-guide.js';
-import { errors } from '../../http/common-schemas.js';
-import { installOpenApi } from '../../http/openapi.js';
-import { respond } from '../../http/respond.js';
-import { validatorCompiler } from '../../http/validation.js';
-import { DomainError, type Outcome } from '../../lib/domain-error.js';
-import { ERRORS } from '../../lib/i18n/messages/errors.js';
-import type { ChargeRecord } from '../providers/index.js';
-import { isInternalBearer, type CardAuthorizer, type VaultAuthorization } from './authorize.js';
-import type { VaultKeys } from './keys.js';
-import type { Tokenizer } from './tokenize.js';
-import { serveAsset } from '../../http/web-assets.js';
+import type { Environment } from './config.js';
+import type { Db } from './db/database.js';
+import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
+import { frameworkErrors, installErrorHandler, sendErrorsInEveryLanguage } from './http/error-handler.js';
+import { AppError } from './http/errors.js';
+import { requestLog } from './http/request-log.js';
+import { installInputGuard } from './http/input-guard.js';
+import { healthRoutes } from './http/health.js';
+import { API_VERSION } from './http/api-guide.js';
+import { errors } from './http/common-schemas.js';
+import { installOpenApi } from './http/openapi.js';
+import { respond } from './http/respond.js';
+import { validatorCompiler } from './http/validation.js';
+import { DomainError, type Outcome } from './lib/domain-error.js';
+import { ERRORS } from './lib/i18n/messages/errors.js';
+import type { ChargeRecord } from './modules/providers/index.js';
+import { isInternalBearer, type NotChargedBody, type Tokenizer, type VaultAuthorization, type VaultClient, type VaultKeys } from './modules/vault/index.js';
+import { serveAsset } from './http/web-assets.js';
 
 const TOKENIZE_BODY_LIMIT = 16 * 1024;
 const VAULT_GUIDE =
@@ -94,13 +95,24 @@ const KeyListSchema = Type.Object(
 
 const Script = (description: string) => Type.String({ description });
 
-/** The wire answer of a definite "no charge stands" (200, so that it is never mistaken for an unknown outcome). */
-export interface NotChargedBody {
-  notCharged: true;
-  reason: string;
-}
+const ClosedIntentsBody = Type.Object(
+  {
+    intents: Type.Array(
+      Type.Object(
+        {
+          intentId: Type.String({ minLength: 1, maxLength: 64 }),
+          /** Epoch milliseconds: the intent's expiry (vault/closed-intents.ts). */
+          expiresAt: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+      { maxItems: 500 },
+    ),
+  },
+  { additionalProperties: false },
+);
 
-/** The wire answer of /internal/authorize; httpVaultClient (client.ts) reads it back into a VaultAuthorization. */
+/** The wire answer of /internal/authorize; httpVaultClient (vault/client.ts) reads it back into a VaultAuthorization. */
 function authorizationOutcome(answer: VaultAuthorization): Outcome<ChargeRecord | NotChargedBody> {
   if (answer.kind === 'charged') return answer.record;
   if (answer.kind === 'not-charged') return { notCharged: true, reason: answer.reason };
@@ -113,7 +125,8 @@ export interface VaultAppDeps {
   db: Db;
   keys: VaultKeys;
   tokenizer: Tokenizer;
-  authorizer: CardAuthorizer;
+  /** What the internal routes answer: the vault's in-process client (Vault.client). */
+  client: VaultClient;
   internalKey: Buffer;
   /** TRUST_PROXY: the proxies whose X-Forwarded-For names the buyer's address (the per-address card attempt limit). */
   trustProxy?: string[] | false;
@@ -196,7 +209,11 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
     sendErrorsInEveryLanguage(request);
   };
   app.post<{ Body: Static<typeof AuthorizeBody> }>('/internal/authorize', { schema: { hide: true, body: AuthorizeBody }, onRequest: internalCaller }, async (request, reply) =>
-    respond(request, reply, authorizationOutcome(await deps.authorizer.authorize(request.body))),
+    respond(request, reply, authorizationOutcome(await deps.client.authorize(request.body))),
   );
+  app.post<{ Body: Static<typeof ClosedIntentsBody> }>('/internal/closed-intents', { schema: { hide: true, body: ClosedIntentsBody }, onRequest: internalCaller }, async (request, reply) => {
+    await deps.client.intentsClosed(request.body.intents);
+    return reply.code(204).send();
+  });
   return app;
 }
