@@ -11,7 +11,6 @@ import { frameworkErrors, installErrorHandler, notJsonType } from './http/error-
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
-import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard, jsonTextProblem } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
@@ -25,13 +24,13 @@ import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
 import type { Providers } from './modules/providers/index.js';
 import { AuditLog, auditRoutes } from './modules/audit/index.js';
-import { CompanyService } from './modules/companies/index.js';
+import { CompanyService, keyFormat } from './modules/companies/index.js';
 import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
-import { IdempotencyService } from './modules/idempotency/index.js';
+import { IdempotencyService, installIdempotency } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
@@ -210,7 +209,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
   installAuth(app, {
     env: deps.config.env,
-    lookup: services.companies.keyLookup,
+    keys: { ...keyFormat, lookup: services.companies.keyLookup },
     clock: deps.clock,
     failuresPerMinute: deps.config.authFailuresPerIpPerMinute,
   });
