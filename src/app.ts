@@ -22,6 +22,7 @@ import { validatorCompiler } from './http/validation.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
+import type { Services } from './services.js';
 import type { Providers } from './modules/providers/index.js';
 import { AuditLog, auditRoutes } from './modules/audit/index.js';
 import { CompanyService, keyFormat } from './modules/companies/index.js';
@@ -38,6 +39,8 @@ import { sandboxTransactionRoutes, storedViewForm, TransactionService, transacti
 import { dashboardGuards, UserService, userRoutes, type ScryptParams } from './modules/users/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
+
+export type { Services };
 
 const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -65,25 +68,6 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** scrypt's parameters for dashboard passwords: OWASP's unless the test kit passes cheaper ones (never from the environment). */
   passwordParams?: ScryptParams;
-}
-
-export interface Services {
-  idempotency: IdempotencyService;
-  companies: CompanyService;
-  transactions: TransactionService;
-  intents: PaymentIntentService;
-  paymentLinks: PaymentLinkService;
-  paymentPages: PaymentPageService;
-  receivables: ReceivableService;
-  refunds: RefundService;
-  webhooks: WebhookService;
-  events: EventService;
-  deliveries: DeliveryWorker;
-  incomingPayments: IncomingPayments;
-  /** The dashboard's people, sessions and team. */
-  users: UserService;
-  /** The dashboard's audit log. */
-  audit: AuditLog;
 }
 
 export function buildServices(deps: AppDeps): Services {
