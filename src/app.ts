@@ -11,7 +11,6 @@ import { frameworkErrors, installErrorHandler, notJsonType } from './http/error-
 import { AppError, statusOf } from './http/errors.js';
 import { healthRoutes } from './http/health.js';
 import { clientErrorHandler, refuseConnect } from './http/client-errors.js';
-import { installIdempotency } from './http/idempotency.js';
 import { installInputGuard, jsonTextProblem } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
@@ -24,15 +23,16 @@ import { lazySerializers } from './lib/lazy-serializers.js';
 import type { Sealer } from './lib/aes-gcm.js';
 import type { Clock } from './lib/clock.js';
 import type { IdGenerator } from './lib/ids.js';
+import type { Services } from './services.js';
 import type { Providers } from './modules/providers/index.js';
 import { AuditLog, auditRoutes } from './modules/audit/index.js';
-import { CompanyService } from './modules/companies/index.js';
+import { CompanyService, keyFormat } from './modules/companies/index.js';
 import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes, VaultNotices } from './modules/payment-intents/index.js';
 import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
-import { IdempotencyService } from './modules/idempotency/index.js';
+import { IdempotencyService, installIdempotency } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
@@ -40,6 +40,8 @@ import { sandboxTransactionRoutes, storedViewForm, TransactionService, transacti
 import { dashboardGuards, UserService, userRoutes, type ScryptParams } from './modules/users/index.js';
 import type { VaultClient } from './modules/vault/index.js';
 import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
+
+export type { Services };
 
 const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -67,27 +69,6 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   /** scrypt's parameters for dashboard passwords: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
-}
-
-export interface Services {
-  idempotency: IdempotencyService;
-  companies: CompanyService;
-  transactions: TransactionService;
-  intents: PaymentIntentService;
-  /** Tells the vault which card intents are over (run by the worker too). */
-  vaultNotices: VaultNotices;
-  paymentLinks: PaymentLinkService;
-  paymentPages: PaymentPageService;
-  receivables: ReceivableService;
-  refunds: RefundService;
-  webhooks: WebhookService;
-  events: EventService;
-  deliveries: DeliveryWorker;
-  incomingPayments: IncomingPayments;
-  /** The dashboard's people, sessions and team. */
-  users: UserService;
-  /** The dashboard's audit log. */
-  audit: AuditLog;
 }
 
 export function buildServices(deps: AppDeps): Services {
@@ -220,7 +201,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   await installRateLimit(app, { perSecond: deps.config.rateLimitPerSecond, redisUrl: deps.config.redisUrl });
   installAuth(app, {
     env: deps.config.env,
-    lookup: services.companies.keyLookup,
+    keys: { ...keyFormat, lookup: services.companies.keyLookup },
     clock: deps.clock,
     failuresPerMinute: deps.config.authFailuresPerIpPerMinute,
   });

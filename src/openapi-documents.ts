@@ -13,10 +13,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
-import type { Database } from './db/types.js';
+import { unconnectedDatabase } from './db/database.js';
 import { aesGcmSealer } from './lib/aes-gcm.js';
 import { systemClock } from './lib/clock.js';
 import { newId } from './lib/ids.js';
@@ -28,16 +27,6 @@ export interface OpenApiDocuments {
   vault: unknown;
 }
 
-const unconnected = () =>
-  new Kysely<Database>({
-    dialect: {
-      createAdapter: () => new PostgresAdapter(),
-      createDriver: () => new DummyDriver(),
-      createIntrospector: (db) => new PostgresIntrospector(db),
-      createQueryCompiler: () => new PostgresQueryCompiler(),
-    },
-  });
-
 async function documentOf(app: FastifyInstance): Promise<unknown> {
   await app.ready();
   const document = app.swagger();
@@ -48,7 +37,7 @@ async function documentOf(app: FastifyInstance): Promise<unknown> {
 /** The documents of the sandbox's apps (its routes are a superset of production's, provider notifications aside). */
 export async function openApiDocuments(): Promise<OpenApiDocuments> {
   const config = loadConfig({});
-  const db = unconnected();
+  const db = unconnectedDatabase();
   const internalKey = randomBytes(32);
   const clock = systemClock;
   const vault = buildVault({

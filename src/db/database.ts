@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect, type MigrationProvider } from 'kysely';
+import { DummyDriver, Kysely, Migrator, PostgresAdapter, PostgresDialect, PostgresIntrospector, PostgresQueryCompiler, sql, type MigrationProvider } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import { DEFAULT_DATABASE_POOL_SIZE, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
@@ -107,4 +107,24 @@ export async function migrate(db: Db): Promise<void> {
     if (isDatabaseUnavailable(error)) throw error;
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
   }
+}
+
+/** Whether the database answers a trivial query (GET /readyz). */
+export function databaseAnswers(db: Db): Promise<boolean> {
+  return sql`SELECT 1`.execute(db).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** A handle that never connects (Kysely's DummyDriver): for building apps whose queries never run (the OpenAPI documents). */
+export function unconnectedDatabase(): Db {
+  return new Kysely<Database>({
+    dialect: {
+      createAdapter: () => new PostgresAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new PostgresIntrospector(db),
+      createQueryCompiler: () => new PostgresQueryCompiler(),
+    },
+  });
 }

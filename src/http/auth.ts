@@ -14,15 +14,18 @@
  * so a valid key keeps working from an address that also sends bad ones (a
  * shop behind the same NAT as an attacker), even on a process that has never
  * seen it: one indexed query, bounded like any request's.
+ *
+ * The keys themselves (their format, their rows) are the companies module's:
+ * it answers through ApiKeys, wired in app.ts, so src/http imports no module.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { LruMap } from '../lib/lru.js';
-import { environmentOfKey, hashKey, looksLikeKey, type KeyLookup, type Scope } from '../modules/companies/index.js';
 import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 import { perMinuteCounter } from './rate-limit.js';
+import type { Scope } from './scopes.js';
 
 export interface AuthContext {
   companyId: string;
@@ -46,32 +49,51 @@ const KNOWN_KEYS_MAX = 10_000;
 /** Keys the database does not know: their own LRU, so that guessing cannot push a known key out. */
 const UNKNOWN_KEYS_MAX = 10_000;
 
-type Grant = NonNullable<Awaited<ReturnType<KeyLookup>>>;
+/** What authentication learns of a key from its hash. */
+export interface KeyGrant {
+  companyId: string;
+  keyId: string;
+  scopes: readonly Scope[] | null;
+  environment: string;
+  revoked: boolean;
+}
+
+/** What authentication asks of the keys' owner: their format, and a key's grant by its hash. */
+export interface ApiKeys {
+  /** A well-formed key: anything else is refused without a lookup. */
+  looksLikeKey(token: string): boolean;
+  /** The environment a key was issued for, read from the key itself. */
+  environmentOf(token: string): Environment | undefined;
+  /** What keys are stored and looked up by (never the key itself). */
+  hash(token: string): string;
+  /** A key's grant by its hash, undefined for a key nobody issued (cached here). */
+  lookup(hash: string): Promise<KeyGrant | undefined>;
+}
 
 interface AuthOptions {
   env: Environment;
-  lookup: KeyLookup;
+  keys: ApiKeys;
   clock: Clock;
   /** Failed authentications a client address may make per minute before 429. */
   failuresPerMinute: number;
 }
 
 /** Needs the rate-limit plugin (installRateLimit) registered first: the failure counts share its store. */
-export function installAuth(app: FastifyInstance, { env, lookup, clock, failuresPerMinute }: AuthOptions): void {
-  const known = new LruMap<string, { at: number; grant: Grant }>(KNOWN_KEYS_MAX);
+export function installAuth(app: FastifyInstance, { env, keys, clock, failuresPerMinute }: AuthOptions): void {
+  const known = new LruMap<string, { at: number; grant: KeyGrant }>(KNOWN_KEYS_MAX);
   const unknown = new LruMap<string, number>(UNKNOWN_KEYS_MAX);
   const failures = perMinuteCounter(app, 'auth-failures', failuresPerMinute, (request) => request.ip);
-  const works = (grant: Grant) => !grant.revoked && grant.environment === env;
+  const works = (grant: KeyGrant) => !grant.revoked && grant.environment === env;
 
   /** A key's grant, from the caches while fresh, else from the database. */
-  async function find(hash: string): Promise<Grant | undefined> {
+  async function find(hash: string): Promise<KeyGrant | undefined> {
     const now = clock.now().getTime();
     const hit = known.get(hash);
     if (hit && now - hit.at < KEY_CACHE_MS) return hit.grant;
     const missedAt = unknown.get(hash);
     // The same bound as revocation: a key issued after a miss works within KEY_CACHE_MS.
     if (missedAt !== undefined && now - missedAt < KEY_CACHE_MS) return undefined;
-    const grant = await lookup(hash);
+    const grant = await keys.lookup(hash);
     const at = clock.now().getTime();
     if (grant) {
       known.set(hash, { at, grant });
@@ -96,11 +118,11 @@ export function installAuth(app: FastifyInstance, { env, lookup, clock, failures
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.missingKey));
     const token = match[1]!;
-    if (!looksLikeKey(token)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
-    if (environmentOfKey(token) !== env) {
+    if (!keys.looksLikeKey(token)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
+    if (keys.environmentOf(token) !== env) {
       return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.otherEnvironment({ environment: env })));
     }
-    const found = await find(hashKey(token));
+    const found = await find(keys.hash(token));
     if (!found || !works(found)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
     if (found.scopes && !found.scopes.includes(scope)) {
       throw new AppError('FORBIDDEN', ERRORS.FORBIDDEN.missingScope({ scope }));

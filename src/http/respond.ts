@@ -9,7 +9,30 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isDomainError, type Outcome } from '../lib/domain-error.js';
 import { sendError } from './error-handler.js';
 import { languageHeaders } from './language.js';
-import { viewJson } from '../modules/idempotency/index.js';
+import { viewJson } from '../lib/view-json.js';
+
+/**
+ * What respond() reads of a request's claimed Idempotency-Key: the response
+ * stored with the work, and the release of a key whose request failed. The
+ * idempotency module's hook claims keys and sets it (widening it to the
+ * recorder services store their outcome with); src/http knows no more of it.
+ */
+export interface ClaimedKey {
+  readonly status: number | undefined;
+  readonly body: string | undefined;
+  release(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The claimed Idempotency-Key of a request on a route that honours one. */
+    idempotency: ClaimedKey | undefined;
+  }
+  interface FastifyContextConfig {
+    /** Whether the route honours Idempotency-Key, and whether it demands one. */
+    idempotency?: 'optional' | 'required';
+  }
+}
 
 const declaredStatus = new WeakMap<object, number>();
 
@@ -28,7 +51,7 @@ export function successStatus(request: FastifyRequest): number {
 export async function respond<T>(request: FastifyRequest, reply: FastifyReply, outcome: Outcome<T>): Promise<FastifyReply> {
   const scope = request.idempotency;
   if (scope?.body !== undefined) {
-    // The stored bytes, an error in this request's language (see http/idempotency.ts).
+    // The stored bytes, an error in this request's language (see the idempotency module's http.ts).
     if (scope.status! >= 400) languageHeaders(reply);
     return reply.code(scope.status!).type('application/json; charset=utf-8').send(scope.body);
   }

@@ -15,35 +15,9 @@
 import type { Language } from './i18n/language.js';
 import { ERRORS } from './i18n/messages/errors.js';
 import { composed, type Text } from './i18n/text.js';
+import type { ErrorCode } from './error-codes.js';
 
-/** The contract's error codes. http/errors.ts maps each one to its status; a code without a status does not compile. */
-export type ErrorCode =
-  | 'VALIDATION_ERROR'
-  | 'TOKEN_REQUIRED'
-  | 'UNAUTHORIZED'
-  | 'TICKET_EXPIRED'
-  | 'FORBIDDEN'
-  | 'NOT_FOUND'
-  | 'INTENT_ALREADY_PROCESSED'
-  | 'INTENT_EXPIRED'
-  | 'IDEMPOTENCY_KEY_IN_USE'
-  | 'TRANSACTION_NOT_PENDING'
-  | 'PAYMENT_LINK_UNAVAILABLE'
-  | 'TRANSACTION_NOT_REFUNDABLE'
-  | 'REFUND_EXCEEDS_AVAILABLE'
-  | 'REFUND_IN_PROGRESS'
-  | 'LAST_ADMIN'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'SPLIT_INVALID'
-  | 'SPLIT_RECIPIENT_NOT_FOUND'
-  | 'WEBHOOK_URL_INVALID'
-  | 'WEBHOOK_LIMIT_REACHED'
-  | 'IDEMPOTENCY_KEY_REUSED'
-  | 'PAYMENT_METHOD_UNAVAILABLE'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'PROVIDER_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+export type { ErrorCode };
 
 /** One field's problem: the field as the request names it, what is wrong with it in every language. */
 export interface ErrorDetail {

@@ -1,5 +1,5 @@
 /** A worker job: one call into the module that owns the behaviour, run every `everyTicks` ticks of the loop. */
-import type { Services } from '../app.js';
+import type { Services } from '../services.js';
 import type { Db } from '../db/database.js';
 import type { Clock } from '../lib/clock.js';
 

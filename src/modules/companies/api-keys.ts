@@ -6,9 +6,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Environment } from '../../config.js';
+import type { ApiKeys } from '../../http/auth.js';
 
-export const SCOPES = ['payments:read', 'payments:write', 'webhooks:read', 'webhooks:write'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../../http/scopes.js';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 43; // ceil(256 / log2(62))
@@ -47,14 +47,8 @@ export function looksLikeKey(token: string): boolean {
   return /^svc_(test|live)_[0-9A-Za-z]{43}$/.test(token);
 }
 
-/** What authentication learns of a key from its hash. Defined here so that http/auth depends on companies, never the reverse. */
-interface KeyGrant {
-  companyId: string;
-  keyId: string;
-  scopes: readonly Scope[] | null;
-  environment: string;
-  revoked: boolean;
-}
-
 /** Finds a key by the SHA-256 of its token (http/auth caches the answers). */
-export type KeyLookup = (hash: string) => Promise<KeyGrant | undefined>;
+export type KeyLookup = ApiKeys['lookup'];
+
+/** The keys' format, as authentication reads it (its lookup is CompanyService.keyLookup; app.ts joins them). */
+export const keyFormat: Omit<ApiKeys, 'lookup'> = { looksLikeKey, environmentOf: environmentOfKey, hash: hashKey };

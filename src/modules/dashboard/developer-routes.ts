@@ -9,7 +9,7 @@ import { CreateWebhookBody } from '../webhooks/schemas.js';
 import { actorOf, audited } from './http.js';
 import { sendOutcome } from '../../http/respond.js';
 import { withNextCursor } from '../../lib/paging.js';
-import { DASHBOARD_API, type RouteDeps } from './routes.js';
+import { DASHBOARD_API, type RouteDeps } from './deps.js';
 import { CreateKeyBody, EventsQuery, PageOnlyQuery } from './schemas.js';
 
 const hide = true;

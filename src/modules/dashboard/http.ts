@@ -7,13 +7,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
 import { AppError } from '../../http/errors.js';
-import { claimDeferredKey } from '../../http/idempotency.js';
 import { requestLanguage } from '../../http/language.js';
 import { validationError } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { AuditAction, AuditEntry, AuditRecorder } from '../audit/entry.js';
-import { requestFingerprint, type IdempotencyService } from '../idempotency/index.js';
+import { claimDeferredKey, requestFingerprint, type IdempotencyService } from '../idempotency/index.js';
 import type { Actor } from '../users/roles.js';
 
 /** The person acting: the guard (a route's preHandler) set it, or the route would not run. */
@@ -39,7 +38,7 @@ export async function audited(
 }
 
 /**
- * The Idempotency-Key of a dashboard request, claimed as http/idempotency.ts
+ * The Idempotency-Key of a dashboard request, claimed as the idempotency module's hook
  * claims the API's (the same rows, fingerprints and replays), in the
  * company's keys under `dashboard:` so a page's keys never meet an
  * integration's. True when a replay was sent: the handler does nothing more.

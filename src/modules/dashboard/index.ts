@@ -1,2 +1,3 @@
-export { dashboardRoutes, type DashboardDeps } from './routes.js';
+export { type DashboardDeps } from './deps.js';
+export { dashboardRoutes } from './routes.js';
 export { dashboardPageRoutes } from './pages.js';

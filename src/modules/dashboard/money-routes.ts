@@ -8,7 +8,7 @@ import { qrCodePngBase64 } from '../pix/index.js';
 import { actorOf, audited, csvAttachment } from './http.js';
 import { sendOutcome } from '../../http/respond.js';
 import { withNextCursor } from '../../lib/paging.js';
-import { DASHBOARD_API, type RouteDeps } from './routes.js';
+import { DASHBOARD_API, type RouteDeps } from './deps.js';
 import { PageOnlyQuery, ReceivablesCsvQuery, ReceivablesQuery, type ReceivablesFilter } from './schemas.js';
 
 const hide = true;

@@ -5,30 +5,11 @@
  * /openapi.json: it is not the seller's API and may change with the pages.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../app.js';
-import type { Config } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import type { Clock } from '../../lib/clock.js';
-import type { AuditRecorder } from '../audit/entry.js';
-import type { DashboardGuard } from '../users/guard.js';
+import type { DashboardDeps, RouteDeps } from './deps.js';
 import { developerRoutes } from './developer-routes.js';
 import { moneyRoutes } from './money-routes.js';
 import { salesRoutes } from './sales-routes.js';
 import { DashboardService } from './service.js';
-
-export interface DashboardDeps {
-  db: Db;
-  clock: Clock;
-  services: Services;
-  config: Config;
-  guard: DashboardGuard;
-  audit: AuditRecorder;
-}
-
-/** What each route group takes: the dependencies and the dashboard's own service. */
-export type RouteDeps = DashboardDeps & { dashboard: DashboardService };
-
-export const DASHBOARD_API = '/dashboard/api';
 
 export function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): void {
   const all: RouteDeps = { ...deps, dashboard: new DashboardService(deps) };

@@ -7,7 +7,7 @@ import { isDomainError } from '../../lib/domain-error.js';
 import { RefundSchema } from '../refunds/index.js';
 import { actorOf, audited, claimIdempotencyKey, csvAttachment } from './http.js';
 import { withNextCursor } from '../../lib/paging.js';
-import { DASHBOARD_API, type RouteDeps } from './routes.js';
+import { DASHBOARD_API, type RouteDeps } from './deps.js';
 import { RefundBody, TransactionsCsvQuery, TransactionsQuery, type TransactionsFilter } from './schemas.js';
 
 const hide = true;

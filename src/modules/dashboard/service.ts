@@ -6,12 +6,12 @@
  * composes reads and finds what those services take.
  */
 import type { Readable } from 'node:stream';
-import type { Services } from '../../app.js';
 import type { Db } from '../../db/database.js';
 import type { Clock } from '../../lib/clock.js';
 import { isDomainError, notFound, type Outcome } from '../../lib/domain-error.js';
 import { isId } from '../../lib/ids.js';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
+import type { Services } from '../../services.js';
 import type { ResendResult } from '../events/service.js';
 import type { SearchQuery } from '../transactions/index.js';
 import { csvStream } from './csv.js';

@@ -12,7 +12,7 @@
  * and app.ts wires the two: the import graph stays one-way, webhooks → events.
  */
 import type { Transaction } from 'kysely';
-import { builderOf, type InsertFragment } from '../../db/one-statement.js';
+import type { InsertFragment } from '../../db/one-statement.js';
 import type { Database } from '../../db/types.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import * as repo from './repo.js';
@@ -55,7 +55,7 @@ export class Outbox {
   /** Writes the event and its deliveries in `trx`; returns the event id. A refund event also carries the refund. */
   async record(trx: Transaction<Database>, at: Date, type: TransactionSnapshotEventType, transaction: TransactionSnapshot, refund?: object): Promise<string> {
     const id = this.deps.newId('evt');
-    for (const fragment of this.recordQueries(at, type, transaction, refund, id)) await builderOf(fragment)(trx).execute();
+    await repo.insertAll(trx, this.recordQueries(at, type, transaction, refund, id));
     return id;
   }
 
@@ -85,7 +85,7 @@ export class Outbox {
   ): Promise<string> {
     const id = this.deps.newId('evt');
     const event = { id, companyId, type, transactionId: null, body: subjectEventBody(id, type, at, data), at };
-    for (const fragment of [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)]) await builderOf(fragment)(trx).execute();
+    await repo.insertAll(trx, [repo.insertEventFragment(event), this.deps.fanOut.toSubscribersQuery({ id, companyId, type }, at)]);
     return id;
   }
 }

@@ -1,6 +1,6 @@
 /** All SQL on the events table. The executor is always the first parameter. */
 import type { Db } from '../../db/database.js';
-import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
+import { builderOf, insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import { rowsToRead } from '../../lib/paging.js';
 import type { EventType } from './rules.js';
 
@@ -23,6 +23,11 @@ interface NewEvent {
 export function insertEventFragment(row: NewEvent): InsertFragment {
   const values = { id: row.id, company_id: row.companyId, type: row.type, transaction_id: row.transactionId, body: row.body, created_at: row.at };
   return insertRowFragment('events', values);
+}
+
+/** Runs an event's INSERTs (the event, its deliveries) one by one in the caller's transaction. */
+export async function insertAll(trx: Db, fragments: InsertFragment[]): Promise<void> {
+  for (const fragment of fragments) await builderOf(fragment)(trx).execute();
 }
 
 /**

@@ -1,2 +1,3 @@
 export { IdempotencyService, IdempotencyScope, UnclaimedKey, unstoredRecorder, type Claim, type ResponseRecorder } from './service.js';
-export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint, viewJson } from './rules.js';
+export { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, requestFingerprint } from './rules.js';
+export { claimDeferredKey, installIdempotency } from './http.js';

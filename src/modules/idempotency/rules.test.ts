@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { notFound } from '../../lib/domain-error.js';
-import { responseBytes, viewJson } from './rules.js';
+import { viewJson } from '../../lib/view-json.js';
+import { responseBytes } from './rules.js';
 
 describe('viewJson', () => {
   it('is JSON.stringify, made once per object: the stored bytes are the ones the first answer sends', () => {

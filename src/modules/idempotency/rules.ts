@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import type { Language } from '../../lib/i18n/language.js';
+import { viewJson } from '../../lib/view-json.js';
 
 /** How long a claimed key belongs to its request before a retry may take it over. */
 export const IDEMPOTENCY_LEASE_MS = 60_000;
@@ -44,18 +45,4 @@ export interface StoredForm {
 /** The bytes stored for a key: responseBytes of the outcome, a view in its compact form. */
 export function storedBytes(outcome: Outcome<unknown>, language: Language, form: StoredForm): string {
   return isDomainError(outcome) || typeof outcome !== 'object' || outcome === null ? responseBytes(outcome, language) : viewJson(form.compact(outcome));
-}
-
-/** Each view's JSON, made once: the bytes sealed for a key are the bytes its first answer sends (http/respond.ts). */
-const viewJsonByObject = new WeakMap<object, string>();
-
-/** JSON.stringify of a view, from the first call for the same object. */
-export function viewJson(view: unknown): string {
-  if (typeof view !== 'object' || view === null) return JSON.stringify(view);
-  let json = viewJsonByObject.get(view);
-  if (json === undefined) {
-    json = JSON.stringify(view);
-    viewJsonByObject.set(view, json);
-  }
-  return json;
 }

@@ -1,9 +1,9 @@
 /** Transaction queries. The executor (pool or open transaction) is always the first parameter. */
-import { sql, type InsertObject, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { sql, type InsertObject, type Kysely, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { insertRowFragment, type InsertFragment } from '../../db/one-statement.js';
 import type { Database, TransactionRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
-import { nameHasPrefixes, type SearchKeys } from './search.js';
+import type { SearchKeys } from './search.js';
 
 type Ex = Kysely<Database>;
 
@@ -105,6 +105,10 @@ function matchingIds(ex: Ex, companyId: string, f: SearchFilter, keys: SearchKey
   return branches.slice(1).reduce((united, next) => united.union(next), branches[0]!);
 }
 
+/** Every typed word a prefix of a word of the name: the name's stored prefixes (migration 016) hold them all. */
+const nameHasPrefixes = (words: string[], column = 'name_prefixes'): RawBuilder<boolean> =>
+  sql<boolean>`${sql.ref(column)} @> ARRAY[${sql.join(words)}]::text[]`;
+
 /** The newest rows a name search checks one by one before it asks the index for every match. */
 const NAME_WINDOW = 2_000;
 
@@ -149,10 +153,62 @@ export function searchConditions(keys: SearchKeys): ((query: Selection) => Selec
  * like listTransactions (one row beyond the page), its columns left to the
  * caller (the CSV export reads a few, not the stored documents).
  */
-export function searchTransactions(ex: Ex, companyId: string, f: SearchFilter): Selection {
+function searchTransactions(ex: Ex, companyId: string, f: SearchFilter): Selection {
   let query = filtered(ex, companyId, f);
   if (f.search) query = query.where('id', 'in', matchingIds(ex, companyId, f, f.search));
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit));
+}
+
+/** The rows of a search's page (the dashboard's list). */
+export function searchRows(ex: Ex, companyId: string, f: SearchFilter): Promise<TransactionRow[]> {
+  return searchTransactions(ex, companyId, f).selectAll().execute();
+}
+
+/** A transaction as the CSV export writes it: the columns it needs, none of the stored documents. */
+export interface ExportedTransaction {
+  id: string;
+  /** ISO 8601 UTC, as the API writes times. */
+  createdAt: string;
+  paidAt: string | null;
+  status: string;
+  paymentMethod: string;
+  installments: number;
+  amountCents: number;
+  feeCents: number;
+  netAmountCents: number;
+  refundedCents: number;
+  referenceId: string;
+  buyerName: string | null;
+  buyerDocument: string | null;
+  buyerEmail: string | null;
+  paymentLinkId: string | null;
+}
+
+/** to_char's pattern of Date.prototype.toISOString (milliseconds, Z). */
+const ISO_UTC = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+
+/** A batch of the CSV export: a search's rows with the export's columns only. */
+export function exportedTransactions(ex: Ex, companyId: string, f: SearchFilter): Promise<ExportedTransaction[]> {
+  return searchTransactions(ex, companyId, f)
+    .select([
+      'id',
+      // Times as PostgreSQL writes them in ISO 8601 UTC: no Date made and formatted again per cell.
+      sql<string>`to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('createdAt'),
+      sql<string | null>`to_char(paid_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('paidAt'),
+      'status',
+      'payment_method as paymentMethod',
+      'installments',
+      'amount_cents as amountCents',
+      'fee_cents as feeCents',
+      'net_amount_cents as netAmountCents',
+      'refunded_cents as refundedCents',
+      'reference_id as referenceId',
+      sql<string | null>`buyer->>'name'`.as('buyerName'),
+      sql<string | null>`buyer->>'document'`.as('buyerDocument'),
+      sql<string | null>`buyer->>'email'`.as('buyerEmail'),
+      'payment_link_id as paymentLinkId',
+    ])
+    .execute();
 }
 
 /** Every UPDATE of a transaction is a state change: its version goes up by one (events carry it). */

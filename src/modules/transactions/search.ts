@@ -11,8 +11,6 @@
  *    or the words of the buyer's name (each word the start of a word of the
  *    name, accents and case ignored)
  */
-import { sql, type RawBuilder } from 'kysely';
-
 export interface SearchKeys {
   id?: string;
   paymentIntentId?: string;
@@ -48,7 +46,3 @@ export function searchKeys(q: string): SearchKeys {
 
 /** Whether the keys can match anything (an empty or punctuation-only text cannot). */
 export const searchesSomething = (keys: SearchKeys): boolean => Object.keys(keys).length > 0;
-
-/** Every typed word a prefix of a word of the name: the name's stored prefixes (migration 016) hold them all. */
-export const nameHasPrefixes = (words: string[], column = 'name_prefixes'): RawBuilder<boolean> =>
-  sql<boolean>`${sql.ref(column)} @> ARRAY[${sql.join(words)}]::text[]`;

@@ -11,7 +11,7 @@
  * and persists.
  */
 import type { InsertFragment } from '../../db/one-statement.js';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
 import type { Database, TransactionRow } from '../../db/types.js';
@@ -25,9 +25,8 @@ import { sellerProfile } from '../companies/index.js';
 import * as repo from './repo.js';
 import { canMove, eventOfMove, notSettleable, reversedAmounts, sandboxDecision, type TransactionMove, type TransactionReversal } from './rules.js';
 import type { TransactionEventType } from './schemas.js';
-import { searchesSomething, searchKeys } from './search.js';
+import { exportBatches, searchFilter, type SearchQuery } from './selection.js';
 import { transactionView, type ReceivableView, type TransactionView } from './view.js';
-import { addDays, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
 
 /** A reversal as the receivables take it: the fee it returns, the net it takes back, and what it is. */
 export interface ReceivableReversal {
@@ -85,45 +84,6 @@ export interface ListQuery {
   createdTo?: string;
 }
 
-/** The dashboard's selection of transactions: the list's filters, São Paulo dates, and the search box. */
-export interface SearchQuery {
-  limit?: number;
-  startingAfter?: string;
-  status?: string;
-  paymentMethod?: string;
-  paymentLinkId?: string;
-  /** São Paulo dates (YYYY-MM-DD), both included. */
-  from?: string;
-  to?: string;
-  q?: string;
-}
-
-/** A transaction as the CSV export writes it: the columns it needs, none of the stored documents. */
-export interface ExportedTransaction {
-  id: string;
-  /** ISO 8601 UTC, as the API writes times. */
-  createdAt: string;
-  paidAt: string | null;
-  status: string;
-  paymentMethod: string;
-  installments: number;
-  amountCents: number;
-  feeCents: number;
-  netAmountCents: number;
-  refundedCents: number;
-  referenceId: string;
-  buyerName: string | null;
-  buyerDocument: string | null;
-  buyerEmail: string | null;
-  paymentLinkId: string | null;
-}
-
-/** Rows per query of an export: a round trip per thousand rows, memory bounded by two batches (one read ahead). */
-const EXPORT_BATCH = 1_000;
-
-/** to_char's pattern of Date.prototype.toISOString (milliseconds, Z). */
-const ISO_UTC = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
-
 export class TransactionService {
   constructor(private readonly deps: TransactionDeps) {}
 
@@ -177,51 +137,14 @@ export class TransactionService {
   /** The dashboard's list: filters and search (search.ts), newest first, keyset-paged. */
   async search(companyId: string, q: SearchQuery): Promise<{ data: TransactionView[]; hasMore: boolean }> {
     const limit = q.limit ?? DEFAULT_PAGE_SIZE;
-    const rows = await repo.searchTransactions(this.deps.db, companyId, searchFilter(q, limit)).selectAll().execute();
+    const rows = await repo.searchRows(this.deps.db, companyId, searchFilter(q, limit));
     const page = toPage(rows, limit);
     return { data: await this.views(this.deps.db, companyId, page.data), hasMore: page.hasMore };
   }
 
-  /**
-   * Every transaction a search selects, newest first, in batches of
-   * EXPORT_BATCH read by keyset as the consumer asks for them: a million rows
-   * cost a thousand indexed queries and one batch of memory at a time.
-   */
-  async *exportRows(companyId: string, q: Omit<SearchQuery, 'limit' | 'startingAfter'>): AsyncGenerator<ExportedTransaction[]> {
-    const batch = (startingAfter?: string) =>
-      repo
-        .searchTransactions(this.deps.db, companyId, searchFilter({ ...q, ...(startingAfter ? { startingAfter } : {}) }, EXPORT_BATCH))
-        .select([
-          'id',
-          // Times as PostgreSQL writes them in ISO 8601 UTC: no Date made and formatted again per cell.
-          sql<string>`to_char(created_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('createdAt'),
-          sql<string | null>`to_char(paid_at AT TIME ZONE 'UTC', ${ISO_UTC})`.as('paidAt'),
-          'status',
-          'payment_method as paymentMethod',
-          'installments',
-          'amount_cents as amountCents',
-          'fee_cents as feeCents',
-          'net_amount_cents as netAmountCents',
-          'refunded_cents as refundedCents',
-          'reference_id as referenceId',
-          sql<string | null>`buyer->>'name'`.as('buyerName'),
-          sql<string | null>`buyer->>'document'`.as('buyerDocument'),
-          sql<string | null>`buyer->>'email'`.as('buyerEmail'),
-          'payment_link_id as paymentLinkId',
-        ])
-        .execute();
-    // The next batch is asked for before this one is handed over: the database reads it while the caller writes this one.
-    let next = batch();
-    for (;;) {
-      const page = toPage(await next, EXPORT_BATCH);
-      if (page.hasMore) {
-        next = batch(page.data[page.data.length - 1]!.id);
-        // A consumer that stops early (the client went away) never awaits it: its failure is not an unhandled rejection.
-        next.catch(() => undefined);
-      }
-      if (page.data.length > 0) yield page.data;
-      if (!page.hasMore) return;
-    }
+  /** Every transaction a search selects, for the CSV export: batches read by keyset as the consumer asks for them (selection.ts). */
+  exportRows(companyId: string, q: Omit<SearchQuery, 'limit' | 'startingAfter'>): AsyncGenerator<repo.ExportedTransaction[]> {
+    return exportBatches(this.deps.db, companyId, q);
   }
 
   /**
@@ -350,19 +273,4 @@ export class TransactionService {
       return rows.length;
     });
   }
-}
-
-/** A search's filter for the repository: São Paulo days as instants, the text as keys (none when it can match nothing). */
-function searchFilter(q: SearchQuery, limit: number): repo.SearchFilter {
-  const keys = q.q?.trim() ? searchKeys(q.q) : undefined;
-  return {
-    limit,
-    startingAfter: q.startingAfter,
-    status: q.status,
-    paymentMethod: q.paymentMethod,
-    paymentLinkId: q.paymentLinkId,
-    createdFrom: q.from ? startOfSaoPauloDay(q.from) : undefined,
-    createdBefore: q.to ? startOfSaoPauloDay(addDays(q.to, 1)) : undefined,
-    search: keys && searchesSomething(keys) ? keys : undefined,
-  };
 }

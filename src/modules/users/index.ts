@@ -1,5 +1,6 @@
 export { ROLES, PERMISSIONS, may, permissionsOf, type Role, type Permission, type Actor } from './roles.js';
-export { UserService, type UserDeps, type SignedIn, type Doer } from './service.js';
+export { UserService } from './service.js';
+export type { UserDeps, SignedIn, Doer } from './deps.js';
 export { TeamService, type Member } from './team.js';
 export type { LiveSession, Me } from './sessions.js';
 export { dashboardGuard, dashboardGuards, sessionCookieName, CSRF_HEADER, type DashboardGuard, type DashboardGuards } from './guard.js';

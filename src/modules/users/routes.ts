@@ -26,7 +26,8 @@ import {
   SignInBody,
   TokenParams,
 } from './schemas.js';
-import { doerOf, type SignedIn, type UserService } from './service.js';
+import { doerOf, type SignedIn } from './deps.js';
+import type { UserService } from './service.js';
 
 const API = '/dashboard/api';
 

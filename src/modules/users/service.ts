@@ -12,15 +12,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import type { Environment } from '../../config.js';
-import type { Db } from '../../db/database.js';
-import type { Sealer } from '../../lib/aes-gcm.js';
-import type { Clock } from '../../lib/clock.js';
 import { DomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import type { IdGenerator } from '../../lib/ids.js';
-import type { AuditRecorder } from '../audit/entry.js';
+import type { SignedIn, SignInSteps, UserDeps } from './deps.js';
 import { hashPassword, OWASP_SCRYPT, verifyPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import { SessionStore, type LiveSession, type Me } from './sessions.js';
@@ -39,33 +34,7 @@ import {
 import { TeamService } from './team.js';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.js';
 
-export interface UserDeps {
-  db: Db;
-  clock: Clock;
-  newId: IdGenerator;
-  /** Seals TOTP secrets at rest. */
-  sealer: Sealer;
-  audit: AuditRecorder;
-  env: Environment;
-  /** The dashboard's address: invitation URLs and the CSRF Origin. */
-  publicApiUrl: string;
-  /** scrypt's parameters for new hashes: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
-  passwordParams?: ScryptParams;
-}
-
-/** A sign-in that went through: the cookie's new session id and what the page shows. */
-export type SignedIn = { token: string; stage: 'totp' } | { token: string; stage: 'active'; me: Me };
-
-/** Who did a change, for the audit log. */
-export interface Doer {
-  userId?: string;
-  email: string;
-  ip: string;
-}
-
-export const doerOf = (live: LiveSession, ip: string): Doer => ({ userId: live.userId, email: live.email, ip });
-
-export class UserService {
+export class UserService implements SignInSteps {
   readonly sessions: SessionStore;
   readonly team: TeamService;
   readonly passwordParams: ScryptParams;

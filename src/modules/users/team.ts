@@ -14,11 +14,11 @@ import { transact } from '../../db/transact.js';
 import { DomainError, validationError, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import type { Doer, SignedIn, SignInSteps, UserDeps } from './deps.js';
 import { hashPassword, verifyPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import type { Role } from './roles.js';
 import { checkEmail, checkPassword, INVITATION_MS, MAX_NAME_LENGTH, normalizeEmail, opaqueToken, sha256 } from './rules.js';
-import type { Doer, SignedIn, UserDeps, UserService } from './service.js';
 
 export interface InvitationView {
   email: string;
@@ -38,7 +38,7 @@ export type Member = repo.MemberRow;
 export class TeamService {
   constructor(
     private readonly deps: UserDeps,
-    private readonly users: UserService,
+    private readonly users: SignInSteps,
   ) {}
 
   private get db(): Db {

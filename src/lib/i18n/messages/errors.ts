@@ -5,7 +5,7 @@
  * that repeats its details (a validation summary) is composed from them by
  * lib/domain-error.ts, not written here.
  */
-import type { ErrorCode } from '../../domain-error.js';
+import type { ErrorCode } from '../../error-codes.js';
 import { template, type Text } from '../text.js';
 
 export const ERRORS = {

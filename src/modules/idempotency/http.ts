@@ -1,6 +1,6 @@
 /**
  * The Idempotency-Key header on routes that honour it: claims the key before
- * the handler runs (modules/idempotency keeps the rows and the rules), answers
+ * the handler runs (service.ts keeps the rows, rules.ts the rules), answers
  * a replay with the stored bytes and `Idempotent-Replayed: true`, and hands
  * the handler's service the scope that stores its outcome.
  *
@@ -16,22 +16,28 @@
  * when it cannot.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isDomainError, validationError, type Outcome } from '../lib/domain-error.js';
-import { PROBLEMS } from '../lib/i18n/messages/problems.js';
-import { requestFingerprint, type Claim, type IdempotencyScope, type IdempotencyService, type UnclaimedKey } from '../modules/idempotency/index.js';
-import { AppError } from './errors.js';
-import { requestLanguage } from './language.js';
-import { successStatus } from './respond.js';
+import { AppError } from '../../http/errors.js';
+import { requestLanguage } from '../../http/language.js';
+import { successStatus } from '../../http/respond.js';
+import { isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
+import { requestFingerprint } from './rules.js';
+import type { Claim, IdempotencyService, ResponseRecorder, UnclaimedKey } from './service.js';
+
+declare module '../../http/respond.js' {
+  /** The claimed key a request carries is also where its service stores the outcome (IdempotencyScope is both). */
+  interface ClaimedKey {
+    readonly key: ResponseRecorder['key'];
+    save: ResponseRecorder['save'];
+  }
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: IdempotencyScope | undefined;
     /** The key of a `claimInHandler` route, until its handler claims it. */
     unclaimedKey: UnclaimedKey | undefined;
   }
   interface FastifyContextConfig {
-    /** Whether the route honours Idempotency-Key, and whether it demands one. */
-    idempotency?: 'optional' | 'required';
     /** The handler claims the key itself, or stores its response in the statement doing its work (see above). */
     claimInHandler?: boolean;
   }

@@ -1,0 +1,53 @@
+/**
+ * What the users module's services share: their dependencies, what a sign-in
+ * answers, who did a change, and the steps of a sign-in that accepting an
+ * invitation takes (SignInSteps: UserService implements them and hands
+ * itself to TeamService, which does not import it).
+ */
+import type { Environment } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import type { Sealer } from '../../lib/aes-gcm.js';
+import type { Clock } from '../../lib/clock.js';
+import type { DomainError, Outcome } from '../../lib/domain-error.js';
+import type { IdGenerator } from '../../lib/ids.js';
+import type { AuditRecorder } from '../audit/entry.js';
+import type { ScryptParams } from './password.js';
+import type { UserRow } from './repo.js';
+import type { LiveSession, Me } from './sessions.js';
+
+export interface UserDeps {
+  db: Db;
+  clock: Clock;
+  newId: IdGenerator;
+  /** Seals TOTP secrets at rest. */
+  sealer: Sealer;
+  audit: AuditRecorder;
+  env: Environment;
+  /** The dashboard's address: invitation URLs and the CSRF Origin. */
+  publicApiUrl: string;
+  /** scrypt's parameters for new hashes: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
+  passwordParams?: ScryptParams;
+}
+
+/** A sign-in that went through: the cookie's new session id and what the page shows. */
+export type SignedIn = { token: string; stage: 'totp' } | { token: string; stage: 'active'; me: Me };
+
+/** Who did a change, for the audit log. */
+export interface Doer {
+  userId?: string;
+  email: string;
+  ip: string;
+}
+
+export const doerOf = (live: LiveSession, ip: string): Doer => ({ userId: live.userId, email: live.email, ip });
+
+/** The parts of a sign-in an invitation's acceptance goes through, with the lockout and the failures of any other. */
+export interface SignInSteps {
+  /** The lockout's refusal when `email` is locked now. */
+  lockout(email: string): Promise<DomainError | undefined>;
+  /** Counts a failed sign-in of `email` and audits it. */
+  failed(email: string, user: UserRow | undefined, ip: string): Promise<void>;
+  hash(password: string): Promise<string>;
+  /** The session of a user whose password matched: active, or waiting for the second step. */
+  begin(user: UserRow, ip: string, companyId?: string): Promise<Outcome<SignedIn>>;
+}
