@@ -65,6 +65,8 @@ export const SCHEMA_TEXTS: Record<string, string> = {
     'disabled: suas entregas falharam todas por WEBHOOK_DISABLE_AFTER (5 dias por padrão); elas aguardam até POST /v2/webhooks/{id}/enable',
   'An event: its type says which data it carries': 'Um evento: seu tipo diz quais dados ele traz',
   'The registration: failingSince is its first failed attempt since the last success': 'O cadastro: failingSince é sua primeira tentativa falha desde o último sucesso',
+  'The card approval reversed at the acquirer (desfazimento): no money moved': 'A aprovação do cartão desfeita no adquirente (desfazimento): nenhum dinheiro se moveu',
+  'The payment intent, recorded FAILED: GET /v2/payment-intents/{id} shows all of it': 'A intenção de pagamento, registrada FAILED: GET /v2/payment-intents/{id} mostra toda ela',
   'https URL of a public host': 'URL https de um host público',
   'dlv_ id, as POST /v2/events/{id}/resend answers it': 'id dlv_, como POST /v2/events/{id}/resend o responde',
   'the number of the latest attempt (0: not sent yet); its outcome follows': 'o número da última tentativa (0: ainda não enviada); o resultado dela vem a seguir',

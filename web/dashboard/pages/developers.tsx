@@ -53,7 +53,7 @@ interface EventItem {
 }
 
 const SCOPES = ['payments:read', 'payments:write', 'webhooks:read', 'webhooks:write'] as const;
-const EVENTS = ['transaction.created', 'transaction.paid', 'transaction.canceled', 'refund.succeeded', 'refund.failed', 'webhook.disabled'] as const;
+const EVENTS = ['transaction.created', 'transaction.paid', 'transaction.canceled', 'refund.succeeded', 'refund.failed', 'payment_intent.reversed', 'webhook.disabled'] as const;
 
 export function DevelopersPage() {
   const { t } = useI18n();
