@@ -28,6 +28,8 @@ const PSP = { clientId: 'svc-refunds', clientSecret: `psp-${randomUUID()}`, pixK
 const CIELO = { merchantId: randomUUID(), merchantKey: randomBytes(30).toString('base64url').slice(0, 40) };
 /** Past ASK_WINDOW_MS (refunds/rules.ts) and the Idempotency-Key's lease. */
 const PAST_ASK_WINDOW_MS = 121_000;
+/** RECONCILE_INTERVAL_SECONDS (60 by default), and a second. */
+const RECONCILE_INTERVAL_MS = 61_000;
 /** FOLLOW_INTERVAL_MS (refunds/rules.ts). */
 const FOLLOW_INTERVAL_MS = 15_000;
 
@@ -83,6 +85,7 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201, res.body);
       const trx = res.json().transaction;
       const e2e = await psp.pay(txidOf(trx.id), { notify: false });
+      t.clock.advance(RECONCILE_INTERVAL_MS); // a charge is first asked about one interval after it was sent
       await runWorkerStep(t, 'reconcile-provider-charges');
       assert.equal((await transactionOf(t, trx.id)).status, 'PAID');
       return { trx, e2e };
