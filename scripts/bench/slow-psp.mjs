@@ -33,7 +33,9 @@ function watchSessions(database) {
 }
 
 export async function benchSlowPsp({ seconds, delayMs, buyers, baseline }) {
-  const { server, psp, proc, database } = await startProduction('slowpsp');
+  // Idle PSP connections are kept a minute, as PSPs' gateways keep them (Node's 5 s would have the service
+  // reopen, with a mutual-TLS handshake each, the connections a dip in the load left idle for 3 s).
+  const { server, psp, proc, database } = await startProduction('slowpsp', { keepAliveMs: 60_000 });
   const warmUp = Math.min(3, seconds);
   const level = async (label, connections) => {
     process.stdout.write(`  ${label} c=${String(connections).padEnd(3)} ${seconds} s… `);

@@ -75,6 +75,8 @@ export interface LocalPspOptions {
   validate?: boolean;
   /** Every answer (token and API) is held this long (ms), as a real PSP takes; default 0. `delay` changes it later. */
   delayMs?: number;
+  /** How long an idle connection is kept open (ms); Node's default (5 s) unless given. PSPs' gateways keep theirs a minute or more. */
+  keepAliveMs?: number;
 }
 
 export interface LocalPsp {
@@ -520,6 +522,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
   server.on('tlsClientError', () => {
     psp.tlsRefusals++;
   });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   psp.apiUrl = `https://127.0.0.1:${port}${API_ROOT}`;
