@@ -31,11 +31,12 @@ async function loadFixtures() {
 }
 
 /**
- * `svc serve` with SVC_ENV=production on a fresh database, its Pix going through bcb-api-pix to a
- * local PSP in this process (`pspOptions`: startLocalPsp's, e.g. delayMs), with a company and its key
- * made by the operator's commands. Answers { server: { base, key, pid }, psp, proc }.
+ * `svc serve` (this repository's bin/svc.js, or the one at `svc`) with SVC_ENV=production on a fresh
+ * database, its Pix going through bcb-api-pix to a local PSP in this process (`pspOptions`:
+ * startLocalPsp's, e.g. delayMs), with a company and its key made by the operator's commands.
+ * Answers { server: { base, key, pid }, psp, proc, database }.
  */
-export async function startProduction(label, pspOptions = {}) {
+export async function startProduction(label, pspOptions = {}, svc = SVC) {
   const { createTestCa, pixProviderEnv, startLocalPsp } = await loadFixtures();
   const ca = createTestCa();
   onCleanup(() => ca.remove());
@@ -56,11 +57,11 @@ export async function startProduction(label, pspOptions = {}) {
     BOLETO_PROVIDER: 'disabled',
   });
   // Production has no demo company: the operator's commands make one and its key.
-  const cli = async (...args) => JSON.parse((await run(process.execPath, [SVC, ...args, '--json'], { env })).stdout);
+  const cli = async (...args) => JSON.parse((await run(process.execPath, [svc, ...args, '--json'], { env })).stdout);
   const company = await cli('company', 'create', '--name', 'Bench Ltda', '--document', '11222333000181');
   const { key } = await cli('key', 'issue', '--company', company.id);
   console.log(`Starting svc serve (production, bcb-api-pix → local PSP at ${psp.apiUrl}) on database ${db.name}…`);
-  const proc = spawnSvc('serve', env);
+  const proc = spawnSvc('serve', env, svc);
   const base = `http://127.0.0.1:${env.PORT}`;
   await waitReady(base, proc);
   return { server: { base, key, pid: proc.pid }, psp, proc, database: db.name };
