@@ -8,13 +8,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { BcbPixProvider } from '../../src/modules/providers/bcb-pix/index.js';
 import { txidOf } from '../../src/modules/providers/bcb-pix/mapping.js';
 import { engines } from '../helpers/db.js';
-import { runWorkerStep, startTestApp, type TestApp } from '../helpers/app.js';
+import { runWorkerStep } from '../helpers/app.js';
 import { pixIntent } from '../helpers/fixtures.js';
-import { createTestCa, type TestCa } from '../helpers/test-ca.js';
-import { startLocalPsp, type LocalPsp } from './local-psp.js';
+import { startPixTestApp, type PixTestApp } from './pix-test-app.js';
 
 const PSP = { clientId: 'svc-reconcile', clientSecret: `psp-${randomUUID()}`, pixKey: 'pagamentos@example.com' };
 /** RECONCILE_INTERVAL_SECONDS's default. */
@@ -22,49 +20,31 @@ const INTERVAL_MS = 60_000;
 
 for (const engine of engines()) {
   describe(`reconciliation of Pix charges at the local PSP (${engine})`, () => {
-    let ca: TestCa;
-    let psp: LocalPsp;
-    let pix: BcbPixProvider;
-    let t: TestApp;
-    before(async () => {
-      ca = createTestCa();
-      psp = await startLocalPsp({ ca, ...PSP });
-      t = await startTestApp(engine, {
-        provider: (base) =>
-          (pix = new BcbPixProvider(
-            { apiUrl: psp.apiUrl, oauthUrl: psp.oauthUrl, ...PSP, certFile: ca.client.certFile, keyFile: ca.client.keyFile, caFile: undefined, webhookUrl: undefined },
-            { db: base.db, clock: base.clock, extraCa: ca.ca },
-          )),
-      });
-    });
-    after(async () => {
-      await t.close();
-      await pix.close();
-      await psp.close();
-      ca.remove();
-    });
+    let app: PixTestApp;
+    before(async () => (app = await startPixTestApp(engine, PSP)));
+    after(() => app.close());
 
-    const cobReads = (txid: string) => psp.requests.filter((r) => r.method === 'GET' && r.path === `/cob/${txid}`).length;
-    const statusOf = async (id: string): Promise<string> => (await t.call({ method: 'GET', url: `/v2/transactions/${id}` })).json<{ status: string }>().status;
+    const cobReads = (txid: string) => app.psp.requests.filter((r) => r.method === 'GET' && r.path === `/cob/${txid}`).length;
+    const statusOf = async (id: string): Promise<string> => (await app.t.call({ method: 'GET', url: `/v2/transactions/${id}` })).json<{ status: string }>().status;
 
     test('a charge just sold is first asked about one interval after it was sent; a payment found then is applied', async () => {
-      const res = await t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ confirm: true, referenceId: `rec-${randomUUID()}` }) });
+      const res = await app.t.call({ method: 'POST', url: '/v2/payment-intents', payload: pixIntent({ confirm: true, referenceId: `rec-${randomUUID()}` }) });
       assert.equal(res.statusCode, 201, res.body);
       const { transaction } = res.json<{ transaction: { id: string } }>();
       const txid = txidOf(transaction.id);
-      await psp.pay(txid, { notify: false });
+      await app.psp.pay(txid, { notify: false });
 
-      await runWorkerStep(t, 'reconcile-provider-charges');
-      t.clock.advance(INTERVAL_MS - 1_000);
-      await runWorkerStep(t, 'reconcile-provider-charges');
+      await runWorkerStep(app.t, 'reconcile-provider-charges');
+      app.t.clock.advance(INTERVAL_MS - 1_000);
+      await runWorkerStep(app.t, 'reconcile-provider-charges');
       assert.equal(cobReads(txid), 0, 'not asked about within the interval');
       assert.equal(await statusOf(transaction.id), 'PENDING');
 
-      t.clock.advance(2_000);
-      await runWorkerStep(t, 'reconcile-provider-charges');
+      app.t.clock.advance(2_000);
+      await runWorkerStep(app.t, 'reconcile-provider-charges');
       assert.equal(cobReads(txid), 1, 'asked about once the interval passed');
       assert.equal(await statusOf(transaction.id), 'PAID');
-      assert.deepEqual(psp.violations, []);
+      assert.deepEqual(app.psp.violations, []);
     });
   });
 }
