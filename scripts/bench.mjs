@@ -5,16 +5,21 @@
 //             (PostgreSQL, then the embedded PGlite)
 //   pgbench   a TPC-B baseline on the same PostgreSQL server, beside the http figures
 //   production  the same flow with SVC_ENV=production through bcb-api-pix to the tests' local PSP
+//   slow-psp  the production flow with the local PSP holding each answer 200 ms, at 256 clients, beside
+//             the same build with an instant PSP at 64 clients (issue 28)   — scripts/bench/slow-psp.mjs
 //   webhooks  events delivered per second with 1, 2, 4 `svc worker` processes, and the
 //             lag from state change to delivery (issue 4)           — scripts/bench/webhooks.mjs
 //   tokenize  vault POST /tokenize per second beside `openssl speed rsa2048` (issue 5)
 //   dashboard the dashboard's search p95 per kind of key and its CSV export's rows per second
 //             and memory, over one company with 1,000,000 transactions (issue 27) — scripts/bench/dashboard.mjs
 // Env:
-//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,webhooks,tokenize,dashboard)
+//   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,slow-psp,webhooks,tokenize,dashboard)
 //   BENCH_DATABASE_URL | TEST_DATABASE_URL  base URL used to create the scratch databases
 //   BENCH_CONNECTIONS        http and pgbench client counts (default 1,4,16,64)
 //   BENCH_SECONDS            seconds per http/pgbench level, webhook lag run and tokenize run (default 10)
+//   BENCH_PSP_DELAY_MS       slow-psp: how long the local PSP holds each answer (default 200)
+//   BENCH_PSP_BUYERS         slow-psp: clients buying from the slow PSP (default 256)
+//   BENCH_PSP_BASELINE       slow-psp: clients buying from the instant PSP, the rate compared with (default 64)
 //   BENCH_WEBHOOK_WORKERS    worker process counts (default 1,2,4)
 //   BENCH_WEBHOOK_EVENTS     backlog drained per worker count (default 5000; the API makes it, ~7 s each;
 //                            a drain of under a second would mostly measure the worker's JIT and TLS warm-up)
@@ -23,17 +28,18 @@
 //   BENCH_DASHBOARD_ROWS     transactions of the dashboard's company (default 1000000; seeding them takes ~1 minute)
 //   BENCH_DASHBOARD_SEARCHES searches timed per kind of key (default 200)
 //   BENCH_PROFILE            a folder: every service process started writes a V8 CPU profile there when it stops
-// The default run takes about 7 minutes.
+// The default run takes about 8 minutes.
 import os from 'node:os';
 import { adminQuery, cleanup, installSignalHandlers, isStopping, runnableTasks } from './bench/lib.mjs';
 import { benchHttp, httpReport } from './bench/http.mjs';
 import { benchPgbench, pgbenchReport } from './bench/pgbench.mjs';
 import { benchProduction, productionReport } from './bench/production.mjs';
+import { benchSlowPsp, slowPspReport } from './bench/slow-psp.mjs';
 import { benchTokenize, tokenizeReport } from './bench/tokenize.mjs';
 import { benchWebhooks, webhooksReport } from './bench/webhooks.mjs';
 import { benchDashboard, dashboardReport } from './bench/dashboard.mjs';
 
-const ALL_PARTS = ['http', 'pgbench', 'production', 'webhooks', 'tokenize', 'dashboard'];
+const ALL_PARTS = ['http', 'pgbench', 'production', 'slow-psp', 'webhooks', 'tokenize', 'dashboard'];
 const list = (name, fallback) => (process.env[name] || fallback).split(',').map((s) => s.trim()).filter(Boolean);
 const positiveIntegers = (name, fallback) => {
   const values = list(name, fallback).map(Number);
@@ -54,6 +60,9 @@ const [EVENTS] = positiveIntegers('BENCH_WEBHOOK_EVENTS', '5000');
 const [LAG_RATE] = positiveIntegers('BENCH_WEBHOOK_LAG_RATE', '50');
 const [TOKENIZE_CONNECTIONS] = positiveIntegers('BENCH_TOKENIZE_CONNECTIONS', '8');
 if (TOKENIZE_CONNECTIONS > 200) usage('BENCH_TOKENIZE_CONNECTIONS: at most 200 (one loopback source address each)');
+const [PSP_DELAY_MS] = positiveIntegers('BENCH_PSP_DELAY_MS', '200');
+const [PSP_BUYERS] = positiveIntegers('BENCH_PSP_BUYERS', '256');
+const [PSP_BASELINE] = positiveIntegers('BENCH_PSP_BASELINE', '64');
 const WORKERS = positiveIntegers('BENCH_WEBHOOK_WORKERS', '1,2,4');
 const [DASHBOARD_ROWS] = positiveIntegers('BENCH_DASHBOARD_ROWS', '1000000');
 const [DASHBOARD_SEARCHES] = positiveIntegers('BENCH_DASHBOARD_SEARCHES', '200');
@@ -82,6 +91,7 @@ async function main() {
   const http = await part('http', () => benchHttp({ levels: LEVELS, seconds: SECONDS }));
   const pgbench = await part('pgbench', () => benchPgbench({ levels: LEVELS, seconds: SECONDS }));
   const production = await part('production', () => benchProduction({ levels: LEVELS, seconds: SECONDS }));
+  const slowPsp = await part('slow-psp', () => benchSlowPsp({ seconds: SECONDS, delayMs: PSP_DELAY_MS, buyers: PSP_BUYERS, baseline: PSP_BASELINE }));
   const webhooks = await part('webhooks', () => benchWebhooks({ workerCounts: WORKERS, events: EVENTS, lagRate: LAG_RATE, lagSeconds: SECONDS }));
   const tokenize = await part('tokenize', () => benchTokenize({ concurrency: TOKENIZE_CONNECTIONS, seconds: SECONDS, opensslSeconds: Math.min(5, Math.ceil(SECONDS)) }));
   const dashboard = await part('dashboard', () => benchDashboard({ rows: DASHBOARD_ROWS, searches: DASHBOARD_SEARCHES }));
@@ -105,6 +115,10 @@ async function main() {
   if (production) {
     console.log(`\n-- Production path: Pix create+confirm through bcb-api-pix to the local PSP --\n${loadNote(production)}\n`);
     console.log(productionReport(production.result, pgbench?.result));
+  }
+  if (slowPsp) {
+    console.log(`\n-- Production path under a slow PSP: ${PSP_DELAY_MS} ms per answer, ${PSP_BUYERS} buyers --\n${loadNote(slowPsp)}\n`);
+    console.log(slowPspReport(slowPsp.result));
   }
   if (webhooks) console.log(`\n-- Webhooks (issue 4) --\n${loadNote(webhooks)}\n${loadAfter(webhooks)}\n\n${webhooksReport(webhooks.result)}`);
   if (tokenize) console.log(`\n-- Tokenize (issue 5) --\n${loadNote(tokenize)}\n${loadAfter(tokenize)}\n\n${tokenizeReport(tokenize.result)}`);

@@ -58,7 +58,11 @@ export async function runFlow({ base, key, pid }, mode, connections, seconds) {
     reqPerSec: result.requests.total / result.duration,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    bad: result.non2xx + result.errors + result.timeouts,
+    // autocannon counts a timeout among its errors too.
+    bad: result.non2xx + result.errors,
+    non2xx: result.non2xx,
+    errors: result.errors - result.timeouts,
+    timeouts: result.timeouts,
   };
 }
 

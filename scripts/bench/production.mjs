@@ -30,18 +30,24 @@ async function loadFixtures() {
   return import(pathToFileURL(outfile).href);
 }
 
-export async function benchProduction({ levels, seconds }) {
+/**
+ * `svc serve` (this repository's bin/svc.js, or the one at `svc`) with SVC_ENV=production on a fresh
+ * database, its Pix going through bcb-api-pix to a local PSP in this process (`pspOptions`:
+ * startLocalPsp's, e.g. delayMs), with a company and its key made by the operator's commands.
+ * Answers { server: { base, key, pid }, psp, proc, database }.
+ */
+export async function startProduction(label, pspOptions = {}, svc = SVC) {
   const { createTestCa, pixProviderEnv, startLocalPsp } = await loadFixtures();
   const ca = createTestCa();
   onCleanup(() => ca.remove());
   const client = { clientId: 'bench', clientSecret: crypto.randomUUID(), pixKey: '11222333000181' };
-  const psp = await startLocalPsp({ ca, ...client, validate: false });
+  const psp = await startLocalPsp({ ca, ...client, validate: false, ...pspOptions });
   onCleanup(() => psp.close());
-  const db = await createDatabase('production');
+  const db = await createDatabase(label);
   const key32 = () => crypto.randomBytes(32).toString('base64');
   const env = await serviceEnv({
     databaseUrl: db.url,
-    dataDir: tempDir('production'),
+    dataDir: tempDir(label),
     SVC_ENV: 'production',
     WEBHOOK_SECRETS_KEY: key32(),
     VAULT_MASTER_KEY: key32(),
@@ -51,14 +57,18 @@ export async function benchProduction({ levels, seconds }) {
     BOLETO_PROVIDER: 'disabled',
   });
   // Production has no demo company: the operator's commands make one and its key.
-  const cli = async (...args) => JSON.parse((await run(process.execPath, [SVC, ...args, '--json'], { env })).stdout);
+  const cli = async (...args) => JSON.parse((await run(process.execPath, [svc, ...args, '--json'], { env })).stdout);
   const company = await cli('company', 'create', '--name', 'Bench Ltda', '--document', '11222333000181');
   const { key } = await cli('key', 'issue', '--company', company.id);
   console.log(`Starting svc serve (production, bcb-api-pix → local PSP at ${psp.apiUrl}) on database ${db.name}…`);
-  const proc = spawnSvc('serve', env);
+  const proc = spawnSvc('serve', env, svc);
   const base = `http://127.0.0.1:${env.PORT}`;
   await waitReady(base, proc);
-  const server = { base, key, pid: proc.pid };
+  return { server: { base, key, pid: proc.pid }, psp, proc, database: db.name };
+}
+
+export async function benchProduction({ levels, seconds }) {
+  const { server, psp, proc } = await startProduction('production');
   await runFlow(server, 'one-call', 4, Math.min(3, seconds)); // warm-up, and the OAuth2 token
   const rows = [];
   for (const connections of levels) {

@@ -350,6 +350,21 @@ for (const engine of engines()) {
       assert.equal(psp.tokenRequests, tokens + 1);
     });
 
+    test('a PSP that holds its answers: calls that arrive while the token is fetched wait for that one request', async () => {
+      const fresh = connector();
+      const tokens = psp.tokenRequests;
+      const connections = psp.connections;
+      psp.delay(100);
+      try {
+        const requests = Array.from({ length: 8 }, () => charge());
+        await Promise.all(requests.map((r) => fresh.register(r)));
+      } finally {
+        psp.delay(0);
+      }
+      assert.equal(psp.tokenRequests, tokens + 1);
+      assert.ok(psp.connections - connections <= 9, 'one connection per call in flight at most');
+    });
+
     test('check() names the variable to fix', async () => {
       const wrongSecret = await rejection(connector({ clientSecret: 'wrong-secret-value' }).check());
       assert.match(wrongSecret.message, /PIX_CLIENT_ID/);

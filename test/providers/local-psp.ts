@@ -19,6 +19,7 @@ import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { OpenAPIBackend, type Document, type Operation } from 'openapi-backend';
 import { Ajv } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
@@ -72,6 +73,10 @@ export interface LocalPspOptions {
   pageSize?: number;
   /** Validate requests and answers against the BCB document (default true; the bench turns it off to time the service, not the validator). */
   validate?: boolean;
+  /** Every answer (token and API) is held this long (ms), as a real PSP takes; default 0. `delay` changes it later. */
+  delayMs?: number;
+  /** How long an idle connection is kept open (ms); Node's default (5 s) unless given. PSPs' gateways keep theirs a minute or more. */
+  keepAliveMs?: number;
 }
 
 export interface LocalPsp {
@@ -96,6 +101,10 @@ export interface LocalPsp {
   failing(mode: 'off' | 'status503' | 'destroy'): void;
   /** The API stops answering: requests are held open until `silent(false)` or close. */
   silent(on: boolean): void;
+  /** Every answer from now on (token and API) is held `ms` before it is sent; 0: at once. */
+  delay(ms: number): void;
+  /** TLS connections accepted so far (each one a mutual-TLS handshake). */
+  connections: number;
   /** Every devolução EM_PROCESSAMENTO becomes DEVOLVIDO (or NAO_REALIZADO, see refuseRefunds). */
   settleRefunds(): void;
   /** Devoluções settled from now on fail (NAO_REALIZADO with this `motivo`); undefined: they succeed. */
@@ -237,6 +246,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
   const sockets = new Set<Socket>();
   let mode: 'off' | 'status503' | 'destroy' = 'off';
   let silent = false;
+  let delayMs = options.delayMs ?? 0;
   let webhook: { webhookUrl: string; criacao: string } | undefined;
   let nextLocId = 1;
   let refundRefusal: string | undefined;
@@ -251,6 +261,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
     requests: [],
     violations: [],
     issuedTokens: [],
+    connections: 0,
     revokeTokens: () => validTokens.clear(),
     pay: async (txid, opts = {}) => {
       const cob = psp.cobs.get(txid);
@@ -281,6 +292,9 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
     silent: (on) => {
       silent = on;
       if (!on) for (const res of held.splice(0)) res.destroy();
+    },
+    delay: (ms) => {
+      delayMs = ms;
     },
     refuseRefunds: (motivo) => {
       refundRefusal = motivo;
@@ -421,6 +435,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
   async function token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     psp.tokenRequests++;
     const form = new URLSearchParams(await readBody(req));
+    if (delayMs > 0) await sleep(delayMs);
     const expected = `Basic ${Buffer.from(`${options.clientId}:${options.clientSecret}`).toString('base64')}`;
     if (req.headers.authorization !== expected) {
       send(res, 401, { error: 'invalid_client' });
@@ -442,6 +457,7 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
       held.push(res);
       return;
     }
+    if (delayMs > 0) await sleep(delayMs);
     if (mode === 'destroy') {
       req.socket.destroy();
       return;
@@ -499,12 +515,14 @@ export async function startLocalPsp(options: LocalPspOptions): Promise<LocalPsp>
     });
   });
   server.on('secureConnection', (socket: Socket) => {
+    psp.connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   server.on('tlsClientError', () => {
     psp.tlsRefusals++;
   });
+  if (options.keepAliveMs !== undefined) server.keepAliveTimeout = options.keepAliveMs;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   psp.apiUrl = `https://127.0.0.1:${port}${API_ROOT}`;

@@ -10,7 +10,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BcbPixProvider } from '../../src/modules/providers/bcb-pix/index.js';
 import { txidOf } from '../../src/modules/providers/bcb-pix/mapping.js';
 import { CieloProvider } from '../../src/modules/providers/cielo/index.js';
 import { engines } from '../helpers/db.js';
@@ -20,7 +19,8 @@ import { cardIntent, pixIntent } from '../helpers/fixtures.js';
 import { DyingProvider } from '../helpers/provider.js';
 import { createTestCa, type TestCa } from '../helpers/test-ca.js';
 import { startLocalCielo, type LocalCielo } from './local-cielo.js';
-import { startLocalPsp, type LocalPsp } from './local-psp.js';
+import type { LocalPsp } from './local-psp.js';
+import { startPixTestApp, type PixTestApp } from './pix-test-app.js';
 
 type Json = Record<string, any>;
 
@@ -28,6 +28,8 @@ const PSP = { clientId: 'svc-refunds', clientSecret: `psp-${randomUUID()}`, pixK
 const CIELO = { merchantId: randomUUID(), merchantKey: randomBytes(30).toString('base64url').slice(0, 40) };
 /** Past ASK_WINDOW_MS (refunds/rules.ts) and the Idempotency-Key's lease. */
 const PAST_ASK_WINDOW_MS = 121_000;
+/** RECONCILE_INTERVAL_SECONDS (60 by default), and a second. */
+const RECONCILE_INTERVAL_MS = 61_000;
 /** FOLLOW_INTERVAL_MS (refunds/rules.ts). */
 const FOLLOW_INTERVAL_MS = 15_000;
 
@@ -56,26 +58,14 @@ async function eventsOf(t: TestApp, transactionId: string): Promise<Json[]> {
 
 for (const engine of engines()) {
   describe(`Pix devoluções through the local PSP (${engine})`, () => {
-    let ca: TestCa;
+    let app: PixTestApp;
     let psp: LocalPsp;
-    let pix: BcbPixProvider;
     let t: TestApp;
     before(async () => {
-      ca = createTestCa();
-      psp = await startLocalPsp({ ca, ...PSP });
-      t = await startTestApp(engine, {
-        provider: (base) =>
-          (pix = new BcbPixProvider(
-            { apiUrl: psp.apiUrl, oauthUrl: psp.oauthUrl, ...PSP, certFile: ca.client.certFile, keyFile: ca.client.keyFile, caFile: undefined, webhookUrl: undefined },
-            { db: base.db, clock: base.clock, extraCa: ca.ca },
-          )),
-      });
+      app = await startPixTestApp(engine, PSP);
+      ({ psp, t } = app);
     });
-    after(async () => {
-      await t.close();
-      await pix.close();
-      await psp.close();
-    });
+    after(() => app.close());
 
     /** A Pix paid at the PSP and found by reconciliation: PAID, its endToEndId recorded. */
     const paidPix = async (amountCents: number): Promise<{ trx: Json; e2e: string }> => {
@@ -83,6 +73,7 @@ for (const engine of engines()) {
       assert.equal(res.statusCode, 201, res.body);
       const trx = res.json().transaction;
       const e2e = await psp.pay(txidOf(trx.id), { notify: false });
+      t.clock.advance(RECONCILE_INTERVAL_MS); // a charge is first asked about one interval after it was sent
       await runWorkerStep(t, 'reconcile-provider-charges');
       assert.equal((await transactionOf(t, trx.id)).status, 'PAID');
       return { trx, e2e };

@@ -21,7 +21,11 @@ export interface NewProviderCharge {
   at: Date;
 }
 
-/** The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row. */
+/**
+ * The INSERT of the key of a charge about to be sent, unexecuted (db/one-statement.ts); a retry of the same reference keeps the first row.
+ * It counts as the charge's first check: reconciliation first asks about it one interval after it was sent, not
+ * right away, when no buyer can have paid it yet (at every sale, that was a GET /cob and three queries more).
+ */
 export function rememberChargeFragment(charge: NewProviderCharge): InsertFragment {
   return rememberCharge({
     reference: charge.reference,
@@ -31,6 +35,7 @@ export function rememberChargeFragment(charge: NewProviderCharge): InsertFragmen
     transaction_id: charge.transactionId ?? null,
     amount_cents: charge.amountCents,
     created_at: charge.at,
+    checked_at: charge.at,
   });
 }
 
@@ -66,7 +71,9 @@ export async function findChargeByProviderKey(ex: Ex, provider: string, keyOrId:
 /**
  * Unsettled Pix charges and boletos of a provider, least recently checked
  * first, marked checked now (reconciliation; a card is decided at once). Run
- * it in a transaction (`trx`), so the rows stay locked until marked.
+ * it in a transaction (`trx`), so the rows stay locked until marked. A charge
+ * is written checked when it is sent (rememberChargeFragment); one never
+ * checked (written before that) comes first.
  */
 export async function claimChargesToCheck(trx: Transaction<Database>, provider: string, checkedBefore: Date, now: Date, limit: number): Promise<ProviderChargeRow[]> {
   const rows = await trx
