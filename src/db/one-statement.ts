@@ -83,7 +83,7 @@ export function fragmentKind<V extends Values, B extends Builder>(writes: Writes
 }
 
 /** The name under which a statement run alone reads its first part's rows. */
-export const FIRST_PART = 'w0';
+const FIRST_PART = 'w0';
 const ALONE: Place = { first: FIRST_PART, guarded: false };
 
 /** The fragment's query with its own values, to execute it alone (adding clauses: ON CONFLICT, RETURNING). */

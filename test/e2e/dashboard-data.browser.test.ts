@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
-import { activate, asThePage, assertAccessible, assertNoSidewaysScroll, MEMBER_PASSWORD, newPage, signIn, VIEWPORTS } from '../helpers/dashboard-browser.js';
+import { activate, asThePage, assertAccessible, assertNoSidewaysScroll, invite, MEMBER_PASSWORD, newPage, signIn, VIEWPORTS } from '../helpers/dashboard-browser.js';
 import { cnpj } from '../helpers/fixtures.js';
 import { apiClient, pollEverySecond, startServer, type TestServer } from '../helpers/server.js';
 
@@ -166,16 +166,6 @@ describe('dashboard money and developer pages against the service', () => {
     const admin = await newPage(browser, DESKTOP);
     await signIn(admin.page, server.url, 'demo@loja.example', adminPassword);
     await admin.page.getByRole('link', { name: 'Equipe' }).click();
-    const invite = async (email: string, role: string) => {
-      await admin.page.getByRole('button', { name: 'Convidar' }).click();
-      const dialog = admin.page.getByRole('dialog', { name: 'Convidar para a equipe' });
-      await dialog.getByLabel('E-mail').fill(email);
-      await dialog.getByLabel('Papel').selectOption({ label: role });
-      await dialog.getByRole('button', { name: 'Enviar convite' }).click();
-      const url = await dialog.getByLabel('Endereço do convite').inputValue();
-      await dialog.getByRole('button', { name: 'Fechar' }).click();
-      return url;
-    };
     // Each role's limits: a change the page would not offer, sent with the page's own session, is 403.
     const forbidden: Record<string, [string, string, unknown][]> = {
       Financeiro: [['POST', '/api-keys', { name: 'x' }], ['POST', '/team/invitations', { email: 'x@loja.example', role: 'admin' }]],
@@ -185,7 +175,7 @@ describe('dashboard money and developer pages against the service', () => {
     let financePage: Page | undefined;
     for (const [role, calls] of Object.entries(forbidden)) {
       const email = `${role.toLowerCase()}@loja.example`;
-      const url = await invite(email, role);
+      const url = await invite(admin.page, email, role);
       const member = await newPage(browser, DESKTOP);
       await activate(member.page, server.url, url, `Pessoa ${role}`);
       assert.equal(await member.page.getByRole('link', { name: 'Equipe' }).count(), 0, role);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
-import { activate, asThePage, assertAccessible, MEMBER_PASSWORD, newPage, signIn, totp, VIEWPORTS } from '../helpers/dashboard-browser.js';
+import { activate, asThePage, assertAccessible, invite, MEMBER_PASSWORD, newPage, signIn, totp, VIEWPORTS } from '../helpers/dashboard-browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 type Json = Record<string, any>;
@@ -45,23 +45,13 @@ describe('dashboard people against the service', () => {
     await admin.page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
     await admin.page.getByRole('link', { name: 'Equipe' }).click();
     await admin.page.getByRole('cell', { name: 'demo@loja.example' }).waitFor();
-    const invite = async (email: string, role: string) => {
-      await admin.page.getByRole('button', { name: 'Convidar' }).click();
-      const dialog = admin.page.getByRole('dialog', { name: 'Convidar para a equipe' });
-      await dialog.getByLabel('E-mail').fill(email);
-      await dialog.getByLabel('Papel').selectOption({ label: role });
-      await dialog.getByRole('button', { name: 'Enviar convite' }).click();
-      const url = await dialog.getByLabel('Endereço do convite').inputValue();
-      await dialog.getByRole('button', { name: 'Fechar' }).click();
-      return url;
-    };
     const changes: [string, string, unknown][] = [
       ['POST', '/team/invitations', { email: 'intruso@loja.example', role: 'admin' }],
       ['PUT', '/team/settings', { requireTotp: true }],
     ];
     const members: Record<string, Page> = {};
     for (const role of ['Administrador', 'Financeiro', 'Desenvolvimento', 'Leitura']) {
-      const url = await invite(`${role.toLowerCase()}@loja.example`, role);
+      const url = await invite(admin.page, `${role.toLowerCase()}@loja.example`, role);
       assert.match(url, /\/dashboard\/invitation#[A-Za-z0-9_-]{20,}$/);
       const member = await newPage(browser, DESKTOP);
       await activate(member.page, server.url, url, `Pessoa ${role}`);

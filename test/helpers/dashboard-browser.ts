@@ -128,6 +128,18 @@ export async function activate(page: Page, baseUrl: string, invitationUrl: strin
   await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
 }
 
+/** Invites `email` as `role` from the Equipe page `page` shows (an admin's), and answers the invitation's address the dialog shows. */
+export async function invite(page: Page, email: string, role: string): Promise<string> {
+  await page.getByRole('button', { name: 'Convidar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Convidar para a equipe' });
+  await dialog.getByLabel('E-mail').fill(email);
+  await dialog.getByLabel('Papel').selectOption({ label: role });
+  await dialog.getByRole('button', { name: 'Enviar convite' }).click();
+  const url = await dialog.getByLabel('Endereço do convite').inputValue();
+  await dialog.getByRole('button', { name: 'Fechar' }).click();
+  return url;
+}
+
 /**
  * A call of the JSON API with the page's own session, as the page would make
  * it (its cookie, its CSRF token, its Origin): the server, not the hidden
