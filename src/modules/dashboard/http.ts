@@ -6,13 +6,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../db/database.js';
-import { AppError } from '../../http/errors.js';
 import { requestLanguage } from '../../http/language.js';
-import { validationError } from '../../lib/domain-error.js';
-import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { AuditAction, AuditEntry, AuditRecorder } from '../audit/entry.js';
-import { claimDeferredKey, requestFingerprint, type IdempotencyService } from '../idempotency/index.js';
+import { claimDeferredKey, sentKey, type IdempotencyService } from '../idempotency/index.js';
 import type { Actor } from '../users/roles.js';
 
 /** The person acting: the guard (a route's preHandler) set it, or the route would not run. */
@@ -46,11 +43,7 @@ export async function audited(
  * retry answers the first outcome and never does the work twice.
  */
 export async function claimIdempotencyKey(idempotency: IdempotencyService, request: FastifyRequest, reply: FastifyReply, successStatus: number): Promise<boolean> {
-  const raw = request.headers['idempotency-key'];
-  if (raw === undefined) throw new AppError(validationError('Idempotency-Key', PROBLEMS.requiredOnRoute));
-  const key = Array.isArray(raw) ? raw[0]! : raw;
-  if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', PROBLEMS.idempotencyKeyLength));
-  const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
+  const { key, print } = sentKey(request, true)!;
   request.unclaimedKey = idempotency.unclaimed(actorOf(request).companyId, `dashboard:${key}`, print, successStatus, requestLanguage(request));
   return claimDeferredKey(request, reply);
 }

@@ -49,21 +49,30 @@ export function installIdempotency(app: FastifyInstance, idempotency: Idempotenc
   app.addHook('preHandler', async (request, reply) => {
     const mode = request.routeOptions.config?.idempotency;
     if (!mode || !request.auth) return;
-    const raw = request.headers['idempotency-key'];
-    if (raw === undefined) {
-      if (mode === 'required') throw new AppError(validationError('Idempotency-Key', PROBLEMS.requiredOnRoute));
-      return;
-    }
-    const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', PROBLEMS.idempotencyKeyLength));
-    const print = requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body);
-    const unclaimed = idempotency.unclaimed(request.auth.companyId, key, print, successStatus(request), requestLanguage(request));
+    const sent = sentKey(request, mode === 'required');
+    if (!sent) return;
+    const unclaimed = idempotency.unclaimed(request.auth.companyId, sent.key, sent.print, successStatus(request), requestLanguage(request));
     if (request.routeOptions.config.claimInHandler) {
       request.unclaimedKey = unclaimed;
       return;
     }
     if (apply(request, reply, await unclaimed.claim())) return reply;
   });
+}
+
+/**
+ * The request's Idempotency-Key, checked (1 to 255 characters), with the
+ * fingerprint of what it is sent with; undefined when absent and not required.
+ */
+export function sentKey(request: FastifyRequest, required: boolean): { key: string; print: string } | undefined {
+  const raw = request.headers['idempotency-key'];
+  if (raw === undefined) {
+    if (required) throw new AppError(validationError('Idempotency-Key', PROBLEMS.requiredOnRoute));
+    return undefined;
+  }
+  const key = Array.isArray(raw) ? raw[0]! : raw;
+  if (key.length < 1 || key.length > 255) throw new AppError(validationError('Idempotency-Key', PROBLEMS.idempotencyKeyLength));
+  return { key, print: requestFingerprint(request.method, request.routeOptions.url ?? request.url, request.params, request.body) };
 }
 
 /**
