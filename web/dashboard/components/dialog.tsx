@@ -27,3 +27,12 @@ export function Dialog({ title, onClose, children }: DialogProps) {
     </dialog>
   );
 }
+
+/** Fechar, at a dialog's foot. */
+export function CloseButton({ onClose, label }: { onClose: () => void; label: string }) {
+  return (
+    <button type="button" class="secondary" onClick={onClose}>
+      {label}
+    </button>
+  );
+}

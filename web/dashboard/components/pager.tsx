@@ -37,3 +37,18 @@ export function Pager({ page, paging }: { page: Page<unknown> | undefined; pagin
     </nav>
   );
 }
+
+/** A list's message when it has no rows (Nada ainda, Nenhum resultado). */
+export function Empty({ page, text }: { page: { data: unknown[] } | undefined; text: string }) {
+  return page && page.data.length === 0 ? <p class="muted">{text}</p> : null;
+}
+
+/** Below a paged list: its message when empty, then Anterior / Próxima. */
+export function ListEnd({ page, paging, empty }: { page: Page<unknown> | undefined; paging: ReturnType<typeof useCursor>; empty: string }) {
+  return (
+    <>
+      <Empty page={page} text={empty} />
+      <Pager page={page} paging={paging} />
+    </>
+  );
+}

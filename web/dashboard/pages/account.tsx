@@ -5,6 +5,7 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post } from '../api.js';
+import { Field, PasswordField, Problem } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction } from '../components/load.js';
 import { useI18n } from '../i18n.js';
@@ -51,23 +52,10 @@ function ChangePassword() {
     <section class="panel" aria-labelledby="password-title">
       <h2 id="password-title">{t('changePasswordTitle')}</h2>
       <form onSubmit={submit} noValidate>
-        <label class="field">
-          <span>{t('currentPassword')}</span>
-          <input ref={current} type="password" autoComplete="current-password" required maxLength={256} />
-        </label>
-        <label class="field">
-          <span>{t('newPassword')}</span>
-          <input ref={next} type="password" autoComplete="new-password" required maxLength={256} />
-        </label>
-        <label class="field">
-          <span>{t('confirmPassword')}</span>
-          <input ref={confirmation} type="password" autoComplete="new-password" required maxLength={256} />
-        </label>
-        {problem && (
-          <p class="error" role="alert">
-            {problem}
-          </p>
-        )}
+        <PasswordField label={t('currentPassword')} inputRef={current} autoComplete="current-password" />
+        <PasswordField label={t('newPassword')} inputRef={next} autoComplete="new-password" />
+        <PasswordField label={t('confirmPassword')} inputRef={confirmation} autoComplete="new-password" />
+        <Problem text={problem} />
         <ErrorBox error={action.error} />
         <Notice text={done ? t('passwordChanged') : undefined} />
         <button type="submit" class="primary" disabled={action.busy}>
@@ -139,10 +127,9 @@ function TwoStep() {
           <p>
             {t('totpSecret')}: <code class="mono secret">{setup.secret}</code>
           </p>
-          <label class="field">
-            <span>{t('code')}</span>
+          <Field label={t('code')}>
             <input ref={code} autoComplete="one-time-code" inputMode="numeric" required maxLength={6} />
-          </label>
+          </Field>
           <button type="submit" class="primary" disabled={action.busy}>
             {t('totpConfirm')}
           </button>
@@ -150,10 +137,7 @@ function TwoStep() {
       )}
       {me.user.totpEnabled && !recovery && (
         <form onSubmit={disable}>
-          <label class="field">
-            <span>{t('password')}</span>
-            <input ref={password} type="password" autoComplete="current-password" required maxLength={256} />
-          </label>
+          <PasswordField label={t('password')} inputRef={password} autoComplete="current-password" />
           <button type="submit" class="secondary" disabled={action.busy}>
             {t('totpDisable')}
           </button>

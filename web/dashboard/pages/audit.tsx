@@ -1,9 +1,10 @@
 /** Auditoria: who did what, when and from which address, newest first, filtered by user and action, paged. */
 import { useState } from 'preact/hooks';
 import { get, query } from '../api.js';
+import { Field } from '../components/fields.js';
 import { ErrorBox } from '../components/feedback.js';
 import { useLoad } from '../components/load.js';
-import { Pager, useCursor, type Page } from '../components/pager.js';
+import { ListEnd, useCursor, type Page } from '../components/pager.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import type { Team } from './team.js';
@@ -33,8 +34,7 @@ export function AuditPage() {
     <>
       <h1>{t('auditTitle')}</h1>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <label class="field">
-          <span>{t('user')}</span>
+        <Field label={t('user')}>
           <select
             value={userId}
             onChange={(e) => {
@@ -49,9 +49,8 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>{t('action')}</span>
+        </Field>
+        <Field label={t('action')}>
           <select
             value={action}
             onChange={(e) => {
@@ -66,7 +65,7 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </label>
+        </Field>
       </form>
       <ErrorBox error={entries.error} />
       <div class="table-wrap" tabIndex={0}>
@@ -95,8 +94,7 @@ export function AuditPage() {
           </tbody>
         </table>
       </div>
-      {entries.data && entries.data.data.length === 0 && <p class="muted">{t('noResults')}</p>}
-      <Pager page={entries.data} paging={paging} />
+      <ListEnd page={entries.data} paging={paging} empty={t('noResults')} />
     </>
   );
 }

@@ -4,14 +4,19 @@
  * deliveries, resend, a test event; delete), and the event log. A secret is
  * kept only in the dialog's state: closing it forgets it.
  */
+import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import { del, get, post, query } from '../api.js';
+import { Confirm } from '../components/confirm.js';
 import { CopyField } from '../components/copy-field.js';
-import { Dialog } from '../components/dialog.js';
+import { CloseButton, Dialog } from '../components/dialog.js';
+import { Field, Submit } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
-import { Pager, useCursor, type Page } from '../components/pager.js';
+import { PageHead } from '../components/page-head.js';
+import { Empty, ListEnd, useCursor, type Page } from '../components/pager.js';
 import { Status } from '../components/status.js';
+import { Table } from '../components/table.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { useCan } from '../session.js';
@@ -75,51 +80,30 @@ function Keys() {
   const [revoking, setRevoking] = useState<ApiKey | undefined>(undefined);
   return (
     <section class="panel" aria-labelledby="keys-title">
-      <div class="page-head">
-        <h2 id="keys-title">{t('apiKeys')}</h2>
-        {write && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            {t('newKey')}
-          </button>
-        )}
-      </div>
+      <PageHead title={t('apiKeys')} level={2} id="keys-title" action={write ? { label: t('newKey'), onClick: () => setCreating(true) } : undefined} />
       <ErrorBox error={keys.error} />
-      <div class="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('name')}</th>
-              <th scope="col">{t('prefix')}</th>
-              <th scope="col">{t('scopes')}</th>
-              <th scope="col">{t('createdAt')}</th>
-              <th scope="col">{t('lastUsed')}</th>
-              <th scope="col">{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data?.data.map((key) => (
-              <tr key={key.id}>
-                <td>{key.name || <span class="muted">—</span>}</td>
-                <td class="mono">{key.prefix}</td>
-                <td>{key.scopes ? key.scopes.join(', ') : t('allScopes')}</td>
-                <td>{when(key.createdAt, locale)}</td>
-                <td>{key.lastUsedAt ? when(key.lastUsedAt, locale) : t('never')}</td>
-                <td>
-                  {key.revokedAt ? (
-                    t('revoked')
-                  ) : write ? (
-                    <button type="button" class="link-button danger" onClick={() => setRevoking(key)}>
-                      {t('revoke')}
-                      <span class="visually-hidden"> {key.name}</span>
-                    </button>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {keys.data && keys.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
+      <Table columns={[t('name'), t('prefix'), t('scopes'), t('createdAt'), t('lastUsed'), t('actions')]}>
+        {keys.data?.data.map((key) => (
+          <tr key={key.id}>
+            <td>{key.name || <span class="muted">—</span>}</td>
+            <td class="mono">{key.prefix}</td>
+            <td>{key.scopes ? key.scopes.join(', ') : t('allScopes')}</td>
+            <td>{when(key.createdAt, locale)}</td>
+            <td>{key.lastUsedAt ? when(key.lastUsedAt, locale) : t('never')}</td>
+            <td>
+              {key.revokedAt ? (
+                t('revoked')
+              ) : write ? (
+                <button type="button" class="link-button danger" onClick={() => setRevoking(key)}>
+                  {t('revoke')}
+                  <span class="visually-hidden"> {key.name}</span>
+                </button>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <Empty page={keys.data} text={t('noneYet')} />
       {creating && (
         <NewKeyDialog
           onClose={() => {
@@ -146,40 +130,14 @@ function Keys() {
 
 function NewKeyDialog({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
-  const action = useAction();
-  const form = useRef<HTMLFormElement>(null);
-  const [key, setKey] = useState<string | undefined>(undefined);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    const data = new FormData(form.current!);
-    const scopes = data.getAll('scopes').map(String);
-    const created = await action.run(() => post<{ key: string }>('/api-keys', { name: String(data.get('name') ?? '').trim(), scopes }));
-    if (created) setKey(created.key);
-  };
+  const create = (data: FormData) => post<{ key: string }>('/api-keys', { name: String(data.get('name') ?? '').trim(), scopes: data.getAll('scopes').map(String) }).then((created) => created.key);
   return (
-    <Dialog title={key ? t('keyCreated') : t('newKeyTitle')} onClose={onClose}>
-      {key ? (
-        <>
-          <p class="notice">{t('keyOnce')}</p>
-          <CopyField label={t('key')} value={key} />
-        </>
-      ) : (
-        <form ref={form} onSubmit={submit}>
-          <label class="field">
-            <span>{t('name')}</span>
-            <input name="name" required maxLength={100} />
-          </label>
-          <CheckList legend={t('scopes')} name="scopes" values={SCOPES} />
-          <ErrorBox error={action.error} />
-          <button type="submit" class="primary" disabled={action.busy}>
-            {t('createKey')}
-          </button>
-        </form>
-      )}
-      <button type="button" class="secondary" onClick={onClose}>
-        {t('close')}
-      </button>
-    </Dialog>
+    <SecretDialog title={t('newKeyTitle')} doneTitle={t('keyCreated')} once={t('keyOnce')} label={t('key')} submit={t('createKey')} create={create} onClose={onClose}>
+      <Field label={t('name')}>
+        <input name="name" required maxLength={100} />
+      </Field>
+      <CheckList legend={t('scopes')} name="scopes" values={SCOPES} />
+    </SecretDialog>
   );
 }
 
@@ -205,14 +163,7 @@ function Webhooks() {
   };
   return (
     <section class="panel" aria-labelledby="webhooks-title">
-      <div class="page-head">
-        <h2 id="webhooks-title">{t('webhooks')}</h2>
-        {write && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            {t('newWebhook')}
-          </button>
-        )}
-      </div>
+      <PageHead title={t('webhooks')} level={2} id="webhooks-title" action={write ? { label: t('newWebhook'), onClick: () => setCreating(true) } : undefined} />
       <ErrorBox error={hooks.error ?? action.error} />
       <Notice text={notice} />
       <ul class="hooks">
@@ -250,7 +201,7 @@ function Webhooks() {
           </li>
         ))}
       </ul>
-      {hooks.data && hooks.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
+      <Empty page={hooks.data} text={t('noneYet')} />
       {creating && (
         <NewWebhookDialog
           onClose={() => {
@@ -293,80 +244,80 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <h3>{t('showDeliveries', { url: webhook.url })}</h3>
       <ErrorBox error={list.error ?? action.error} />
       <Notice text={notice} />
-      <div class="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('events')}</th>
-              <th scope="col">{t('status')}</th>
-              <th scope="col">{t('httpStatus')}</th>
-              <th scope="col">{t('attempt')}</th>
-              <th scope="col">{t('at')}</th>
-              {write && <th scope="col">{t('actions')}</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((d) => (
-              <tr key={d.id}>
-                <td class="mono">{d.eventId}</td>
-                <td>
-                  <Status value={d.status} />
-                </td>
-                <td>{d.statusCode ?? '—'}</td>
-                <td>{d.attempt}</td>
-                <td>{when(d.updatedAt ?? d.createdAt, locale)}</td>
-                {write && (
-                  <td>
-                    <button type="button" class="link-button" disabled={action.busy} onClick={() => void resend(d)}>
-                      {t('resend')}
-                    </button>
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data && list.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
-      <Pager page={list.data} paging={paging} />
+      <Table columns={[t('events'), t('status'), t('httpStatus'), t('attempt'), t('at'), write && t('actions')]}>
+        {list.data?.data.map((d) => (
+          <tr key={d.id}>
+            <td class="mono">{d.eventId}</td>
+            <td>
+              <Status value={d.status} />
+            </td>
+            <td>{d.statusCode ?? '—'}</td>
+            <td>{d.attempt}</td>
+            <td>{when(d.updatedAt ?? d.createdAt, locale)}</td>
+            {write && (
+              <td>
+                <button type="button" class="link-button" disabled={action.busy} onClick={() => void resend(d)}>
+                  {t('resend')}
+                </button>
+              </td>
+            )}
+          </tr>
+        ))}
+      </Table>
+      <ListEnd page={list.data} paging={paging} empty={t('noneYet')} />
     </div>
   );
 }
 
 function NewWebhookDialog({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
+  const create = (data: FormData) => post<{ secret: string }>('/webhooks', { url: String(data.get('url') ?? '').trim(), events: data.getAll('events').map(String) }).then((created) => created.secret);
+  return (
+    <SecretDialog title={t('newWebhookTitle')} doneTitle={t('webhookCreated')} once={t('secretOnce')} label={t('secret')} submit={t('createWebhook')} create={create} onClose={onClose}>
+      <Field label={t('url')}>
+        <input name="url" type="url" required maxLength={2048} placeholder="https://" />
+      </Field>
+      <CheckList legend={t('events')} name="events" values={EVENTS} />
+    </SecretDialog>
+  );
+}
+
+interface SecretDialogProps {
+  title: string;
+  doneTitle: string;
+  once: string;
+  label: string;
+  submit: string;
+  create: (data: FormData) => Promise<string>;
+  onClose: () => void;
+  children: ComponentChildren;
+}
+
+/** Creates a key or a webhook from the form's fields and shows its secret once, kept only in this state: closing forgets it. */
+function SecretDialog({ title, doneTitle, once, label, submit, create, onClose, children }: SecretDialogProps) {
+  const { t } = useI18n();
   const action = useAction();
   const form = useRef<HTMLFormElement>(null);
   const [secret, setSecret] = useState<string | undefined>(undefined);
-  const submit = async (event: Event) => {
+  const send = async (event: Event) => {
     event.preventDefault();
-    const data = new FormData(form.current!);
-    const created = await action.run(() => post<{ secret: string }>('/webhooks', { url: String(data.get('url') ?? '').trim(), events: data.getAll('events').map(String) }));
-    if (created) setSecret(created.secret);
+    const created = await action.run(() => create(new FormData(form.current!)));
+    if (created) setSecret(created);
   };
   return (
-    <Dialog title={secret ? t('webhookCreated') : t('newWebhookTitle')} onClose={onClose}>
+    <Dialog title={secret ? doneTitle : title} onClose={onClose}>
       {secret ? (
         <>
-          <p class="notice">{t('secretOnce')}</p>
-          <CopyField label={t('secret')} value={secret} />
+          <p class="notice">{once}</p>
+          <CopyField label={label} value={secret} />
         </>
       ) : (
-        <form ref={form} onSubmit={submit}>
-          <label class="field">
-            <span>{t('url')}</span>
-            <input name="url" type="url" required maxLength={2048} placeholder="https://" />
-          </label>
-          <CheckList legend={t('events')} name="events" values={EVENTS} />
-          <ErrorBox error={action.error} />
-          <button type="submit" class="primary" disabled={action.busy}>
-            {t('createWebhook')}
-          </button>
+        <form ref={form} onSubmit={send}>
+          {children}
+          <Submit action={action} label={submit} />
         </form>
       )}
-      <button type="button" class="secondary" onClick={onClose}>
-        {t('close')}
-      </button>
+      <CloseButton onClose={onClose} label={t('close')} />
     </Dialog>
   );
 }
@@ -379,28 +330,16 @@ function Events() {
     <section class="panel" aria-labelledby="events-title">
       <h2 id="events-title">{t('eventLog')}</h2>
       <ErrorBox error={list.error} />
-      <div class="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('id')}</th>
-              <th scope="col">{t('type')}</th>
-              <th scope="col">{t('at')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((e) => (
-              <tr key={e.id}>
-                <td class="mono">{e.id}</td>
-                <td class="mono">{e.type}</td>
-                <td>{when(e.createdAt, locale)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data && list.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
-      <Pager page={list.data} paging={paging} />
+      <Table columns={[t('id'), t('type'), t('at')]}>
+        {list.data?.data.map((e) => (
+          <tr key={e.id}>
+            <td class="mono">{e.id}</td>
+            <td class="mono">{e.type}</td>
+            <td>{when(e.createdAt, locale)}</td>
+          </tr>
+        ))}
+      </Table>
+      <ListEnd page={list.data} paging={paging} empty={t('noneYet')} />
     </section>
   );
 }
@@ -417,28 +356,5 @@ function CheckList({ legend, name, values }: { legend: string; name: string; val
         </label>
       ))}
     </fieldset>
-  );
-}
-
-/** A confirmation dialog for an action that cannot be undone (revoke a key, delete a webhook). */
-function Confirm({ title, text, confirm, action, onClose }: { title: string; text: string; confirm: string; action: () => Promise<unknown>; onClose: () => void }) {
-  const { t } = useI18n();
-  const run = useAction();
-  const go = async () => {
-    if (await run.run(() => action().then(() => true))) onClose();
-  };
-  return (
-    <Dialog title={title} onClose={onClose}>
-      {text && <p>{text}</p>}
-      <ErrorBox error={run.error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={run.busy} onClick={() => void go()}>
-          {confirm}
-        </button>
-        <button type="button" class="secondary" onClick={onClose}>
-          {t('cancel')}
-        </button>
-      </div>
-    </Dialog>
   );
 }

@@ -6,12 +6,12 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api.js';
-import { ErrorBox } from '../components/feedback.js';
+import { Field, PasswordField, Problem, Submit } from '../components/fields.js';
+import { Standalone } from '../components/standalone.js';
 import { useAction, useLoad } from '../components/load.js';
 import { useI18n } from '../i18n.js';
 import { BASE, navigate, useLocation } from '../router.js';
 import type { Me, Role } from '../session.js';
-import { LanguageSwitch } from '../shell.js';
 
 interface Invitation {
   email: string;
@@ -53,57 +53,35 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
 
   const found = invitation.data;
   return (
-    <div class="standalone">
-      <header class="topbar">
-        <span class="brand">{t('appName')}</span>
-        <span class="spacer" />
-        <LanguageSwitch />
-      </header>
-      <main id="content" class="narrow">
-        <h1>{t('invitationTitle')}</h1>
-        {invitation.loading && <p>{t('loading')}</p>}
-        {!invitation.loading && !found && (
-          <p class="error" role="alert">
-            {invitation.error instanceof ApiError && invitation.error.status !== 404 ? invitation.error.message : t('invitationMissing')}
-          </p>
-        )}
-        {found && (
-          <form class="panel" onSubmit={submit} noValidate>
-            <p>{t('invitationFor', { email: found.email, company: found.companyName, role: t(`role_${found.role}`) })}</p>
-            {found.existingUser && <p class="muted">{t('invitationExisting')}</p>}
-            {!found.existingUser && (
-              <label class="field">
-                <span>{t('name')}</span>
-                <input ref={name} name="name" autoComplete="name" required maxLength={255} />
-              </label>
-            )}
-            <label class="field">
-              <span>{t('password')}</span>
-              <input ref={password} type="password" name="password" autoComplete={found.existingUser ? 'current-password' : 'new-password'} required maxLength={256} aria-describedby={found.existingUser ? undefined : 'password-rule'} />
-            </label>
-            {!found.existingUser && (
-              <>
-                <p id="password-rule" class="muted small">
-                  {t('passwordRule')}
-                </p>
-                <label class="field">
-                  <span>{t('confirmPassword')}</span>
-                  <input ref={confirmation} type="password" name="passwordConfirmation" autoComplete="new-password" required maxLength={256} />
-                </label>
-              </>
-            )}
-            {problem && (
-              <p class="error" role="alert">
-                {problem}
+    <Standalone title={t('invitationTitle')}>
+      {invitation.loading && <p>{t('loading')}</p>}
+      {!invitation.loading && !found && (
+        <p class="error" role="alert">
+          {invitation.error instanceof ApiError && invitation.error.status !== 404 ? invitation.error.message : t('invitationMissing')}
+        </p>
+      )}
+      {found && (
+        <form class="panel" onSubmit={submit} noValidate>
+          <p>{t('invitationFor', { email: found.email, company: found.companyName, role: t(`role_${found.role}`) })}</p>
+          {found.existingUser && <p class="muted">{t('invitationExisting')}</p>}
+          {!found.existingUser && (
+            <Field label={t('name')}>
+              <input ref={name} name="name" autoComplete="name" required maxLength={255} />
+            </Field>
+          )}
+          <PasswordField label={t('password')} inputRef={password} name="password" autoComplete={found.existingUser ? 'current-password' : 'new-password'} describedBy={found.existingUser ? undefined : 'password-rule'} />
+          {!found.existingUser && (
+            <>
+              <p id="password-rule" class="muted small">
+                {t('passwordRule')}
               </p>
-            )}
-            <ErrorBox error={action.error} />
-            <button type="submit" class="primary" disabled={action.busy}>
-              {t('activate')}
-            </button>
-          </form>
-        )}
-      </main>
-    </div>
+              <PasswordField label={t('confirmPassword')} inputRef={confirmation} name="passwordConfirmation" autoComplete="new-password" />
+            </>
+          )}
+          <Problem text={problem} />
+          <Submit action={action} label={t('activate')} />
+        </form>
+      )}
+    </Standalone>
   );
 }

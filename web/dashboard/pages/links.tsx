@@ -5,12 +5,16 @@
  */
 import { useRef, useState } from 'preact/hooks';
 import { get, post, query } from '../api.js';
+import { Confirm } from '../components/confirm.js';
 import { CopyField } from '../components/copy-field.js';
-import { Dialog } from '../components/dialog.js';
+import { CloseButton, Dialog } from '../components/dialog.js';
 import { ErrorBox } from '../components/feedback.js';
+import { Field, Problem } from '../components/fields.js';
 import { useAction, useLoad } from '../components/load.js';
-import { Pager, useCursor, type Page } from '../components/pager.js';
+import { PageHead } from '../components/page-head.js';
+import { ListEnd, useCursor, type Page } from '../components/pager.js';
 import { MethodName, Status } from '../components/status.js';
+import { Table } from '../components/table.js';
 import { money, parseReais, when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { BASE, Link } from '../router.js';
@@ -44,69 +48,46 @@ export function LinksPage() {
 
   return (
     <>
-      <div class="page-head">
-        <h1>{t('linksTitle')}</h1>
-        {write && (
-          <button type="button" class="primary" onClick={() => setCreating(true)}>
-            {t('newLink')}
-          </button>
-        )}
-      </div>
+      <PageHead title={t('linksTitle')} action={write ? { label: t('newLink'), onClick: () => setCreating(true) } : undefined} />
       <ErrorBox error={list.error} />
-      <div class="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('description')}</th>
-              <th scope="col" class="num">{t('amount')}</th>
-              <th scope="col">{t('methods')}</th>
-              <th scope="col">{t('status')}</th>
-              <th scope="col" class="num">{t('payments')}</th>
-              <th scope="col">{t('createdAt')}</th>
-              <th scope="col">{t('actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((link) => (
-              <tr key={link.id}>
-                <td>
-                  <a href={link.url} target="_blank" rel="noopener noreferrer">
-                    {link.description}
-                  </a>
-                </td>
-                <td class="num">{money(link.amountCents, locale)}</td>
-                <td>
-                  {link.paymentMethods.map((m, i) => (
-                    <span key={m}>
-                      {i > 0 && ', '}
-                      <MethodName value={m} />
-                    </span>
-                  ))}
-                </td>
-                <td>
-                  <Status value={link.status} />
-                </td>
-                <td class="num">
-                  <Link href={`${BASE}/transactions${query({ paymentLinkId: link.id })}`}>
-                    {link.maxPayments ? `${link.paymentsCount} / ${link.maxPayments}` : String(link.paymentsCount)}
-                  </Link>
-                </td>
-                <td>{when(link.createdAt, locale)}</td>
-                <td>
-                  {write && link.status === 'ACTIVE' && (
-                    <button type="button" class="link-button danger" onClick={() => setCanceling(link)}>
-                      {t('cancelLink')}
-                      <span class="visually-hidden"> {link.description}</span>
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data && list.data.data.length === 0 && <p class="muted">{t('noneYet')}</p>}
-      <Pager page={list.data} paging={paging} />
+      <Table columns={[t('description'), [t('amount'), 'num'], t('methods'), t('status'), [t('payments'), 'num'], t('createdAt'), t('actions')]}>
+        {list.data?.data.map((link) => (
+          <tr key={link.id}>
+            <td>
+              <a href={link.url} target="_blank" rel="noopener noreferrer">
+                {link.description}
+              </a>
+            </td>
+            <td class="num">{money(link.amountCents, locale)}</td>
+            <td>
+              {link.paymentMethods.map((m, i) => (
+                <span key={m}>
+                  {i > 0 && ', '}
+                  <MethodName value={m} />
+                </span>
+              ))}
+            </td>
+            <td>
+              <Status value={link.status} />
+            </td>
+            <td class="num">
+              <Link href={`${BASE}/transactions${query({ paymentLinkId: link.id })}`}>
+                {link.maxPayments ? `${link.paymentsCount} / ${link.maxPayments}` : String(link.paymentsCount)}
+              </Link>
+            </td>
+            <td>{when(link.createdAt, locale)}</td>
+            <td>
+              {write && link.status === 'ACTIVE' && (
+                <button type="button" class="link-button danger" onClick={() => setCanceling(link)}>
+                  {t('cancelLink')}
+                  <span class="visually-hidden"> {link.description}</span>
+                </button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <ListEnd page={list.data} paging={paging} empty={t('noneYet')} />
       {creating && (
         <NewLinkDialog
           onClose={(created) => {
@@ -116,8 +97,12 @@ export function LinksPage() {
         />
       )}
       {canceling && (
-        <CancelDialog
-          link={canceling}
+        <Confirm
+          title={t('cancelLinkTitle', { name: canceling.description })}
+          text={t('cancelLinkText')}
+          confirm={t('cancelLink')}
+          cancel={t('keep')}
+          action={() => post(`/payment-links/${encodeURIComponent(canceling.id)}/cancel`)}
           onClose={(done) => {
             setCanceling(undefined);
             if (done) list.reload();
@@ -171,23 +156,19 @@ function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
             {t('shareWhatsApp')}
           </a>
         </p>
-        <button type="button" class="secondary" onClick={() => onClose(true)}>
-          {t('close')}
-        </button>
+        <CloseButton onClose={() => onClose(true)} label={t('close')} />
       </Dialog>
     );
   }
   return (
     <Dialog title={t('newLinkTitle')} onClose={() => onClose(false)}>
       <form ref={form} onSubmit={submit} noValidate>
-        <label class="field">
-          <span>{t('description')}</span>
+        <Field label={t('description')}>
           <input name="description" required maxLength={255} />
-        </label>
-        <label class="field">
-          <span>{t('amount')}</span>
+        </Field>
+        <Field label={t('amount')}>
           <input name="amount" inputMode="decimal" required maxLength={20} placeholder="10,00" />
-        </label>
+        </Field>
         <fieldset class="field">
           <legend>{t('methods')}</legend>
           {METHODS.map((m) => (
@@ -197,8 +178,7 @@ function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
             </label>
           ))}
         </fieldset>
-        <label class="field">
-          <span>{t('maxInstallments')}</span>
+        <Field label={t('maxInstallments')}>
           <select name="maxInstallments" defaultValue="1">
             {Array.from({ length: 12 }, (_, i) => (
               <option key={i} value={String(i + 1)}>
@@ -206,20 +186,14 @@ function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
               </option>
             ))}
           </select>
-        </label>
-        <label class="field">
-          <span>{t('maxPayments')}</span>
+        </Field>
+        <Field label={t('maxPayments')}>
           <input name="maxPayments" type="number" min={1} step={1} inputMode="numeric" />
-        </label>
-        <label class="field">
-          <span>{t('expiresAt')}</span>
+        </Field>
+        <Field label={t('expiresAt')}>
           <input name="expiresAt" type="datetime-local" />
-        </label>
-        {problem && (
-          <p class="error" role="alert">
-            {problem}
-          </p>
-        )}
+        </Field>
+        <Problem text={problem} />
         <ErrorBox error={action.error} />
         <div class="buttons">
           <button type="submit" class="primary" disabled={action.busy}>
@@ -230,29 +204,6 @@ function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
           </button>
         </div>
       </form>
-    </Dialog>
-  );
-}
-
-function CancelDialog({ link, onClose }: { link: PaymentLink; onClose: (done: boolean) => void }) {
-  const { t } = useI18n();
-  const action = useAction();
-  const cancel = async () => {
-    const ok = await action.run(() => post(`/payment-links/${encodeURIComponent(link.id)}/cancel`).then(() => true));
-    if (ok) onClose(true);
-  };
-  return (
-    <Dialog title={t('cancelLinkTitle', { name: link.description })} onClose={() => onClose(false)}>
-      <p>{t('cancelLinkText')}</p>
-      <ErrorBox error={action.error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={action.busy} onClick={() => void cancel()}>
-          {t('cancelLink')}
-        </button>
-        <button type="button" class="secondary" onClick={() => onClose(false)}>
-          {t('keep')}
-        </button>
-      </div>
     </Dialog>
   );
 }

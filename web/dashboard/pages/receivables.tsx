@@ -1,9 +1,12 @@
 /** Recebíveis: the receivables by expected date, filtered by status, recipient and period, with totals and Exportar CSV. */
 import { get, query } from '../api.js';
 import { ErrorBox } from '../components/feedback.js';
+import { Field, FilterButtons, FilterSelect, PeriodFields } from '../components/fields.js';
 import { useLoad } from '../components/load.js';
-import { Pager, useCursor, type Page } from '../components/pager.js';
+import { ExportLink, PageHead } from '../components/page-head.js';
+import { ListEnd, useCursor, type Page } from '../components/pager.js';
 import { Status } from '../components/status.js';
+import { Table } from '../components/table.js';
 import { apiFilters, filtersFrom, formFilters } from '../filters.js';
 import { money, taxId, when } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -25,6 +28,7 @@ interface ReceivablePage extends Page<Receivable> {
 }
 
 const FILTERS = ['status', 'recipient', 'from', 'to'] as const;
+const STATUSES = ['PENDING', 'PAID'] as const;
 
 export function ReceivablesPage() {
   const { t, locale } = useI18n();
@@ -44,40 +48,14 @@ export function ReceivablesPage() {
 
   return (
     <>
-      <div class="page-head">
-        <h1>{t('receivablesTitle')}</h1>
-        {can('exports') && (
-          <a class="button secondary" href={`/dashboard/api/receivables.csv${key}`} download>
-            {t('exportCsv')}
-          </a>
-        )}
-      </div>
+      <PageHead title={t('receivablesTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/receivables.csv${key}`} label={t('exportCsv')} />}</PageHead>
       <form class="filters" onSubmit={apply} key={where.query.toString()}>
-        <label class="field">
-          <span>{t('status')}</span>
-          <select name="status" defaultValue={filters.status ?? ''}>
-            <option value="">{t('all')}</option>
-            <option value="PENDING">{t('status_PENDING')}</option>
-            <option value="PAID">{t('status_PAID')}</option>
-          </select>
-        </label>
-        <label class="field">
-          <span>{t('recipient')}</span>
+        <FilterSelect label={t('status')} name="status" value={filters.status} options={STATUSES.map((s) => [s, t(`status_${s}`)] as const)} />
+        <Field label={t('recipient')}>
           <input name="recipient" defaultValue={filters.recipient ?? ''} maxLength={18} placeholder={t('document')} />
-        </label>
-        <label class="field">
-          <span>{t('from')}</span>
-          <input type="date" name="from" defaultValue={filters.from ?? ''} />
-        </label>
-        <label class="field">
-          <span>{t('to')}</span>
-          <input type="date" name="to" defaultValue={filters.to ?? ''} />
-        </label>
-        <div class="buttons">
-          <button type="submit" class="primary">
-            {t('applyFilters')}
-          </button>
-        </div>
+        </Field>
+        <PeriodFields filters={filters} />
+        <FilterButtons />
       </form>
       <ErrorBox error={list.error} />
       {totals && (
@@ -96,36 +74,21 @@ export function ReceivablesPage() {
           ))}
         </section>
       )}
-      <div class="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">{t('expectedOn')}</th>
-              <th scope="col">{t('transaction')}</th>
-              <th scope="col">{t('recipient')}</th>
-              <th scope="col">{t('installments')}</th>
-              <th scope="col">{t('status')}</th>
-              <th scope="col" class="num">{t('amount')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((r, i) => (
-              <tr key={r.id ?? i}>
-                <td>{when(r.expectedOn, locale)}</td>
-                <td class="mono">{r.transactionId ? <Link href={`${BASE}/transactions/${r.transactionId}`}>{r.transactionId}</Link> : ''}</td>
-                <td>{taxId(r.recipientDocument)}</td>
-                <td>{r.installment}</td>
-                <td>
-                  <Status value={r.status} />
-                </td>
-                <td class="num">{money(r.amountCents, locale)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data && list.data.data.length === 0 && <p class="muted">{t('noResults')}</p>}
-      <Pager page={list.data} paging={paging} />
+      <Table columns={[t('expectedOn'), t('transaction'), t('recipient'), t('installments'), t('status'), [t('amount'), 'num']]}>
+        {list.data?.data.map((r, i) => (
+          <tr key={r.id ?? i}>
+            <td>{when(r.expectedOn, locale)}</td>
+            <td class="mono">{r.transactionId ? <Link href={`${BASE}/transactions/${r.transactionId}`}>{r.transactionId}</Link> : ''}</td>
+            <td>{taxId(r.recipientDocument)}</td>
+            <td>{r.installment}</td>
+            <td>
+              <Status value={r.status} />
+            </td>
+            <td class="num">{money(r.amountCents, locale)}</td>
+          </tr>
+        ))}
+      </Table>
+      <ListEnd page={list.data} paging={paging} empty={t('noResults')} />
     </>
   );
 }

@@ -9,6 +9,7 @@ import { Fragment } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { get, newIdempotencyKey, post } from '../api.js';
 import { Dialog } from '../components/dialog.js';
+import { Field } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
 import { MethodName, Status } from '../components/status.js';
@@ -316,19 +317,17 @@ function RefundDialog({ transactionId, refundable, onClose }: { transactionId: s
     <Dialog title={t('refundTitle')} onClose={() => onClose()}>
       <form onSubmit={submit} noValidate>
         <p class="muted">{t('refundable', { amount: money(refundable, locale) })}</p>
-        <label class="field">
-          <span>{t('amount')}</span>
+        <Field label={t('amount')}>
           <input ref={amount} name="amount" inputMode="decimal" defaultValue={reaisText(refundable)} required maxLength={20} aria-describedby={problem ? 'refund-problem' : undefined} />
-        </label>
+        </Field>
         {problem && (
           <p id="refund-problem" class="error" role="alert">
             {problem}
           </p>
         )}
-        <label class="field">
-          <span>{t('reason')}</span>
+        <Field label={t('reason')}>
           <input ref={reason} name="reason" maxLength={255} />
-        </label>
+        </Field>
         <ErrorBox error={action.error} />
         <div class="buttons">
           <button type="submit" class="danger" disabled={action.busy}>

@@ -5,12 +5,12 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api.js';
-import { ErrorBox } from '../components/feedback.js';
+import { Field, PasswordField, Submit } from '../components/fields.js';
+import { Standalone } from '../components/standalone.js';
 import { useAction } from '../components/load.js';
 import { useI18n } from '../i18n.js';
 import { BASE, navigate } from '../router.js';
 import type { Me } from '../session.js';
-import { LanguageSwitch } from '../shell.js';
 
 type Answer = Me | { stage: 'totp' };
 
@@ -45,43 +45,24 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   };
 
   return (
-    <div class="standalone">
-      <header class="topbar">
-        <span class="brand">{t('appName')}</span>
-        <span class="spacer" />
-        <LanguageSwitch />
-      </header>
-      <main id="content" class="narrow">
-        <h1>{t('signInTitle')}</h1>
-        {stage === 'password' ? (
-          <form class="panel" onSubmit={submitPassword}>
-            <label class="field">
-              <span>{t('email')}</span>
-              <input ref={email} type="email" name="email" autoComplete="username" required maxLength={254} />
-            </label>
-            <label class="field">
-              <span>{t('password')}</span>
-              <input ref={password} type="password" name="password" autoComplete="current-password" required maxLength={256} />
-            </label>
-            <ErrorBox error={action.error} />
-            <button type="submit" class="primary" disabled={action.busy}>
-              {t('signIn')}
-            </button>
-          </form>
-        ) : (
-          <form class="panel" onSubmit={submitCode}>
-            <p>{t('totpPrompt')}</p>
-            <label class="field">
-              <span>{t('code')}</span>
-              <input ref={code} name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
-            </label>
-            <ErrorBox error={action.error} />
-            <button type="submit" class="primary" disabled={action.busy}>
-              {t('verify')}
-            </button>
-          </form>
-        )}
-      </main>
-    </div>
+    <Standalone title={t('signInTitle')}>
+      {stage === 'password' ? (
+        <form class="panel" onSubmit={submitPassword}>
+          <Field label={t('email')}>
+            <input ref={email} type="email" name="email" autoComplete="username" required maxLength={254} />
+          </Field>
+          <PasswordField label={t('password')} inputRef={password} name="password" autoComplete="current-password" />
+          <Submit action={action} label={t('signIn')} />
+        </form>
+      ) : (
+        <form class="panel" onSubmit={submitCode}>
+          <p>{t('totpPrompt')}</p>
+          <Field label={t('code')}>
+            <input ref={code} name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
+          </Field>
+          <Submit action={action} label={t('verify')} />
+        </form>
+      )}
+    </Standalone>
   );
 }

@@ -6,10 +6,14 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api.js';
+import { Confirm } from '../components/confirm.js';
 import { CopyField } from '../components/copy-field.js';
-import { Dialog } from '../components/dialog.js';
+import { CloseButton, Dialog } from '../components/dialog.js';
+import { Field, Submit } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
+import { PageHead } from '../components/page-head.js';
+import { Table } from '../components/table.js';
 import { useI18n } from '../i18n.js';
 import { ROLES, useCan, type Role } from '../session.js';
 
@@ -55,14 +59,7 @@ export function TeamPage() {
 
   return (
     <>
-      <div class="page-head">
-        <h1>{t('teamTitle')}</h1>
-        {write && (
-          <button type="button" class="primary" onClick={() => setInviting(true)}>
-            {t('invite')}
-          </button>
-        )}
-      </div>
+      <PageHead title={t('teamTitle')} action={write ? { label: t('invite'), onClick: () => setInviting(true) } : undefined} />
       <ErrorBox error={team.error ?? action.error} />
       <Notice text={notice} />
       {team.data && (
@@ -73,55 +70,45 @@ export function TeamPage() {
               <span>{t('requireTotp')}</span>
             </label>
           )}
-          <div class="table-wrap" tabIndex={0}>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">{t('name')}</th>
-                  <th scope="col">{t('email')}</th>
-                  <th scope="col">{t('role')}</th>
-                  <th scope="col">{t('twoStep')}</th>
-                  {write && <th scope="col">{t('actions')}</th>}
-                </tr>
-              </thead>
-              <tbody>
-                {team.data.members.map((member) => (
-                  <tr key={member.userId}>
-                    <td>{member.name}</td>
-                    <td>{member.email}</td>
-                    <td>
-                      {write ? (
-                        <select aria-label={t('roleOf', { name: member.name || member.email })} value={member.role} disabled={action.busy} onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}>
-                          {ROLES.map((role) => (
-                            <option key={role} value={role}>
-                              {t(`role_${role}`)}
-                            </option>
-                          ))}
-                        </select>
-                      ) : (
-                        t(`role_${member.role}`)
-                      )}
-                    </td>
-                    <td>{member.totpEnabled ? t('yes') : t('no')}</td>
-                    {write && (
-                      <td>
-                        <button type="button" class="link-button danger" onClick={() => setRemoving(member)}>
-                          {t('remove')}
-                          <span class="visually-hidden"> {member.name || member.email}</span>
-                        </button>
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={[t('name'), t('email'), t('role'), t('twoStep'), write && t('actions')]}>
+            {team.data.members.map((member) => (
+              <tr key={member.userId}>
+                <td>{member.name}</td>
+                <td>{member.email}</td>
+                <td>
+                  {write ? (
+                    <select aria-label={t('roleOf', { name: member.name || member.email })} value={member.role} disabled={action.busy} onChange={(e) => void changeRole(member, e.currentTarget.value as Role)}>
+                      {ROLES.map((role) => (
+                        <option key={role} value={role}>
+                          {t(`role_${role}`)}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    t(`role_${member.role}`)
+                  )}
+                </td>
+                <td>{member.totpEnabled ? t('yes') : t('no')}</td>
+                {write && (
+                  <td>
+                    <button type="button" class="link-button danger" onClick={() => setRemoving(member)}>
+                      {t('remove')}
+                      <span class="visually-hidden"> {member.name || member.email}</span>
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </Table>
         </>
       )}
       {inviting && <InviteDialog onClose={() => setInviting(false)} />}
       {removing && (
-        <RemoveDialog
-          member={removing}
+        <Confirm
+          title={t('removeMemberTitle', { name: removing.name || removing.email })}
+          text={t('removeMemberText')}
+          confirm={t('confirmRemove')}
+          action={() => del(`/team/members/${encodeURIComponent(removing.userId)}`)}
           onClose={(removed) => {
             setRemoving(undefined);
             if (removed) team.reload();
@@ -152,12 +139,10 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
         </>
       ) : (
         <form onSubmit={submit}>
-          <label class="field">
-            <span>{t('email')}</span>
+          <Field label={t('email')}>
             <input ref={email} type="email" required maxLength={254} />
-          </label>
-          <label class="field">
-            <span>{t('role')}</span>
+          </Field>
+          <Field label={t('role')}>
             <select ref={role}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -165,39 +150,11 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
                 </option>
               ))}
             </select>
-          </label>
-          <ErrorBox error={action.error} />
-          <button type="submit" class="primary" disabled={action.busy}>
-            {t('sendInvitation')}
-          </button>
+          </Field>
+          <Submit action={action} label={t('sendInvitation')} />
         </form>
       )}
-      <button type="button" class="secondary" onClick={onClose}>
-        {t('close')}
-      </button>
-    </Dialog>
-  );
-}
-
-function RemoveDialog({ member, onClose }: { member: Member; onClose: (removed: boolean) => void }) {
-  const { t } = useI18n();
-  const action = useAction();
-  const remove = async () => {
-    const ok = await action.run(() => del(`/team/members/${encodeURIComponent(member.userId)}`).then(() => true));
-    if (ok) onClose(true);
-  };
-  return (
-    <Dialog title={t('removeMemberTitle', { name: member.name || member.email })} onClose={() => onClose(false)}>
-      <p>{t('removeMemberText')}</p>
-      <ErrorBox error={action.error} />
-      <div class="buttons">
-        <button type="button" class="danger" disabled={action.busy} onClick={() => void remove()}>
-          {t('confirmRemove')}
-        </button>
-        <button type="button" class="secondary" onClick={() => onClose(false)}>
-          {t('cancel')}
-        </button>
-      </div>
+      <CloseButton onClose={onClose} label={t('close')} />
     </Dialog>
   );
 }

@@ -6,9 +6,12 @@
  */
 import { get, query } from '../api.js';
 import { ErrorBox } from '../components/feedback.js';
+import { Field, FilterButtons, FilterSelect, PeriodFields } from '../components/fields.js';
 import { useLoad } from '../components/load.js';
-import { Pager, useCursor, type Page } from '../components/pager.js';
+import { ExportLink, PageHead } from '../components/page-head.js';
+import { ListEnd, useCursor, type Page } from '../components/pager.js';
 import { MethodName, Status } from '../components/status.js';
+import { Table } from '../components/table.js';
 import { apiFilters, filtersFrom, formFilters } from '../filters.js';
 import { money, when } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -62,99 +65,39 @@ export function TransactionsPage() {
 
   return (
     <>
-      <div class="page-head">
-        <h1>{t('transactionsTitle')}</h1>
-        {can('exports') && (
-          <a class="button secondary" href={`/dashboard/api/transactions.csv${key}`} download>
-            {t('exportCsv')}
-          </a>
-        )}
-      </div>
+      <PageHead title={t('transactionsTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/transactions.csv${key}`} label={t('exportCsv')} />}</PageHead>
       <form class="filters" onSubmit={apply} key={where.query.toString()}>
-        <label class="field grow">
-          <span>{t('search')}</span>
+        <Field label={t('search')} grow>
           <input type="search" name="q" defaultValue={filters.q ?? ''} maxLength={200} placeholder={t('searchHint')} />
-        </label>
-        <label class="field">
-          <span>{t('status')}</span>
-          <select name="status" defaultValue={filters.status ?? ''}>
-            <option value="">{t('all')}</option>
-            {STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`status_${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>{t('method')}</span>
-          <select name="paymentMethod" defaultValue={filters.paymentMethod ?? ''}>
-            <option value="">{t('all')}</option>
-            {METHODS.map((m) => (
-              <option key={m} value={m}>
-                {t(`method_${m}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class="field">
-          <span>{t('from')}</span>
-          <input type="date" name="from" defaultValue={filters.from ?? ''} />
-        </label>
-        <label class="field">
-          <span>{t('to')}</span>
-          <input type="date" name="to" defaultValue={filters.to ?? ''} />
-        </label>
-        <label class="field">
-          <span>{t('paymentLink')}</span>
+        </Field>
+        <FilterSelect label={t('status')} name="status" value={filters.status} options={STATUSES.map((s) => [s, t(`status_${s}`)] as const)} />
+        <FilterSelect label={t('method')} name="paymentMethod" value={filters.paymentMethod} options={METHODS.map((m) => [m, t(`method_${m}`)] as const)} />
+        <PeriodFields filters={filters} />
+        <Field label={t('paymentLink')}>
           <input name="paymentLinkId" defaultValue={filters.paymentLinkId ?? ''} maxLength={64} placeholder="plink_…" spellcheck={false} />
-        </label>
-        <div class="buttons">
-          <button type="submit" class="primary">
-            {t('applyFilters')}
-          </button>
-          <button type="button" class="secondary" onClick={clear}>
-            {t('clearFilters')}
-          </button>
-        </div>
+        </Field>
+        <FilterButtons onClear={clear} />
       </form>
       <ErrorBox error={list.error} />
-      <div class="table-wrap" tabIndex={0}>
-        <table class="rows-link">
-          <thead>
-            <tr>
-              <th scope="col">{t('date')}</th>
-              <th scope="col">{t('buyer')}</th>
-              <th scope="col" class="num">
-                {t('amount')}
-              </th>
-              <th scope="col">{t('status')}</th>
-              <th scope="col">{t('method')}</th>
-              <th scope="col">{t('id')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data?.data.map((trx) => (
-              <tr key={trx.id} onClick={(e) => !(e.target instanceof HTMLAnchorElement) && navigate(`${BASE}/transactions/${trx.id}`)}>
-                <td>{when(trx.createdAt, locale)}</td>
-                <td>{trx.buyer?.name ?? ''}</td>
-                <td class="num">{money(trx.amountCents, locale)}</td>
-                <td>
-                  <Status value={trx.status} />
-                </td>
-                <td>
-                  <MethodName value={trx.paymentMethod} />
-                </td>
-                <td class="mono">
-                  <Link href={`${BASE}/transactions/${trx.id}`}>{trx.id}</Link>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {list.data && list.data.data.length === 0 && <p class="muted">{t('noResults')}</p>}
-      <Pager page={list.data} paging={paging} />
+      <Table rowsLink columns={[t('date'), t('buyer'), [t('amount'), 'num'], t('status'), t('method'), t('id')]}>
+        {list.data?.data.map((trx) => (
+          <tr key={trx.id} onClick={(e) => !(e.target instanceof HTMLAnchorElement) && navigate(`${BASE}/transactions/${trx.id}`)}>
+            <td>{when(trx.createdAt, locale)}</td>
+            <td>{trx.buyer?.name ?? ''}</td>
+            <td class="num">{money(trx.amountCents, locale)}</td>
+            <td>
+              <Status value={trx.status} />
+            </td>
+            <td>
+              <MethodName value={trx.paymentMethod} />
+            </td>
+            <td class="mono">
+              <Link href={`${BASE}/transactions/${trx.id}`}>{trx.id}</Link>
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <ListEnd page={list.data} paging={paging} empty={t('noResults')} />
     </>
   );
 }
