@@ -5,9 +5,9 @@ import type { Clock } from '../../lib/clock.js';
 import type { Services } from '../../services.js';
 import type { AuditRecorder } from '../audit/entry.js';
 import type { DashboardGuard } from '../users/guard.js';
-import type { DashboardService } from './service.js';
 
-export const DASHBOARD_API = '/dashboard/api';
+export { DASHBOARD_API } from '../users/guard.js';
+import type { DashboardService } from './service.js';
 
 export interface DashboardDeps {
   db: Db;

@@ -14,9 +14,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fillTemplate, serveAsset } from '../../http/web-assets.js';
+import { DASHBOARD_API } from '../users/guard.js';
 
 const TEMPLATE = 'dashboard/page.html';
-const API_PREFIX = '/dashboard/api/';
 
 /** Served path under /dashboard/assets/ → file under dist/web and its type. */
 const ASSETS: Readonly<Record<string, readonly [file: string, type: string]>> = {
@@ -61,6 +61,6 @@ export function dashboardPageRoutes(app: FastifyInstance): void {
   // The JSON API's own routes are more specific and win; an unknown API path is the API's 404, never the page.
   app.get('/dashboard/*', { schema: { hide: true } }, (request: FastifyRequest, reply) => {
     const path = request.url.split('?', 1)[0]!;
-    return path.startsWith(API_PREFIX) || path === '/dashboard/api' ? reply.callNotFound() : sendApplication(reply);
+    return path.startsWith(`${DASHBOARD_API}/`) || path === DASHBOARD_API ? reply.callNotFound() : sendApplication(reply);
   });
 }

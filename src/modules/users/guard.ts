@@ -39,6 +39,9 @@ declare module 'fastify' {
 }
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Where the dashboard's JSON API lives: the identity routes (routes.ts) and the data routes (modules/dashboard). */
+export const DASHBOARD_API = '/dashboard/api';
+
 export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session cookie's name: over HTTPS the `__Host-` prefix (Secure, no Domain, Path=/) binds it to this origin. */

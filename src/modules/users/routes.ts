@@ -12,7 +12,7 @@ import { sendError } from '../../http/error-handler.js';
 import { sendOutcome } from '../../http/respond.js';
 import { perMinuteLimit } from '../../http/rate-limit.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
-import { cookieValue, type DashboardGuards } from './guard.js';
+import { cookieValue, DASHBOARD_API, type DashboardGuards } from './guard.js';
 import {
   AcceptBody,
   CodeBody,
@@ -29,7 +29,6 @@ import {
 import { doerOf, type SignedIn } from './deps.js';
 import type { UserService } from './service.js';
 
-const API = '/dashboard/api';
 
 export interface UserRouteDeps {
   users: UserService;
@@ -55,32 +54,32 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
 
   // What the dashboard's API answers is one person's: never stored by a browser or a proxy.
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith(`${API}/`)) reply.header('Cache-Control', 'no-store');
+    if (request.url.startsWith(`${DASHBOARD_API}/`)) reply.header('Cache-Control', 'no-store');
   });
 
   // ---- session ----------------------------------------------------------------
 
   app.post<{ Body: Static<typeof SignInBody> }>(
-    `${API}/session`,
+    `${DASHBOARD_API}/session`,
     { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: SignInBody } },
     async (request, reply) => signedInReply(reply, await users.signIn(request.body.email, request.body.password, request.ip)),
   );
 
   app.post<{ Body: Static<typeof CodeBody> }>(
-    `${API}/session/totp`,
+    `${DASHBOARD_API}/session/totp`,
     { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: CodeBody } },
     async (request, reply) => signedInReply(reply, await users.signInCode(cookieValue(request, cookieName), request.body.code, request.ip)),
   );
 
-  app.get(`${API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request) => users.sessions.me(live(request)));
+  app.get(`${DASHBOARD_API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request) => users.sessions.me(live(request)));
 
-  app.delete(`${API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => {
+  app.delete(`${DASHBOARD_API}/session`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => {
     await users.signOut(live(request), request.ip);
     return setCookie(reply, '', true).code(204).send();
   });
 
   app.put<{ Body: Static<typeof CompanyBody> }>(
-    `${API}/session/company`,
+    `${DASHBOARD_API}/session/company`,
     { preHandler: signedIn, schema: { hide: true, body: CompanyBody } },
     async (request, reply) => sendOutcome(reply, await users.switchCompany(live(request), request.body.companyId)),
   );
@@ -88,13 +87,13 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   // ---- invitations ------------------------------------------------------------
 
   app.get<{ Params: Static<typeof TokenParams> }>(
-    `${API}/invitations/:token`,
+    `${DASHBOARD_API}/invitations/:token`,
     { preHandler: perAddress, schema: { hide: true, params: TokenParams } },
     async (request, reply) => sendOutcome(reply, await users.team.invitation(request.params.token)),
   );
 
   app.post<{ Params: Static<typeof TokenParams>; Body: Static<typeof AcceptBody> }>(
-    `${API}/invitations/:token`,
+    `${DASHBOARD_API}/invitations/:token`,
     { preHandler: [fromDashboard, perAddress], schema: { hide: true, params: TokenParams, body: AcceptBody } },
     async (request, reply) => signedInReply(reply, await users.team.accept(request.params.token, request.body, request.ip)),
   );
@@ -102,49 +101,49 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   // ---- the signed-in person's account -----------------------------------------
 
   app.post<{ Body: Static<typeof PasswordChangeBody> }>(
-    `${API}/account/password`,
+    `${DASHBOARD_API}/account/password`,
     { preHandler: signedIn, schema: { hide: true, body: PasswordChangeBody } },
     async (request, reply) => sendOutcome(reply, await users.changePassword(live(request), request.body.currentPassword, request.body.newPassword, request.ip), 204),
   );
 
-  app.post(`${API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => sendOutcome(reply, await users.enrollTotp(live(request))));
+  app.post(`${DASHBOARD_API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => sendOutcome(reply, await users.enrollTotp(live(request))));
 
   app.post<{ Body: Static<typeof CodeBody> }>(
-    `${API}/account/totp/confirm`,
+    `${DASHBOARD_API}/account/totp/confirm`,
     { preHandler: signedIn, schema: { hide: true, body: CodeBody } },
     async (request, reply) => sendOutcome(reply, await users.confirmTotp(live(request), request.body.code, request.ip)),
   );
 
   app.delete<{ Body: Static<typeof PasswordBody> }>(
-    `${API}/account/totp`,
+    `${DASHBOARD_API}/account/totp`,
     { preHandler: signedIn, schema: { hide: true, body: PasswordBody } },
     async (request, reply) => sendOutcome(reply, await users.disableTotp(live(request), request.body.password, request.ip), 204),
   );
 
   // ---- the team ---------------------------------------------------------------
 
-  app.get(`${API}/team`, { preHandler: guard('team.read'), schema: { hide: true } }, async (request) => users.team.team(request.actor!.companyId));
+  app.get(`${DASHBOARD_API}/team`, { preHandler: guard('team.read'), schema: { hide: true } }, async (request) => users.team.team(request.actor!.companyId));
 
   app.post<{ Body: Static<typeof InviteBody> }>(
-    `${API}/team/invitations`,
+    `${DASHBOARD_API}/team/invitations`,
     { preHandler: guard('team.write'), schema: { hide: true, body: InviteBody } },
     async (request, reply) => sendOutcome(reply, await users.team.invite(request.actor!.companyId, request.body.email, request.body.role, doerOf(live(request), request.ip)), 201),
   );
 
   app.put<{ Params: Static<typeof MemberParams>; Body: Static<typeof RoleBody> }>(
-    `${API}/team/members/:userId`,
+    `${DASHBOARD_API}/team/members/:userId`,
     { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams, body: RoleBody } },
     async (request, reply) => sendOutcome(reply, await users.team.setRole(request.actor!.companyId, request.params.userId, request.body.role, doerOf(live(request), request.ip))),
   );
 
   app.delete<{ Params: Static<typeof MemberParams> }>(
-    `${API}/team/members/:userId`,
+    `${DASHBOARD_API}/team/members/:userId`,
     { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams } },
     async (request, reply) => sendOutcome(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip)), 204),
   );
 
   app.put<{ Body: Static<typeof SettingsBody> }>(
-    `${API}/team/settings`,
+    `${DASHBOARD_API}/team/settings`,
     { preHandler: guard('settings.write'), schema: { hide: true, body: SettingsBody } },
     async (request) => users.team.setRequireTotp(request.actor!.companyId, request.body.requireTotp, doerOf(live(request), request.ip)),
   );
