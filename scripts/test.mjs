@@ -18,7 +18,8 @@ import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
+import { bundle } from './bundle.mjs';
+import { SERVICE_UNBUNDLED, buildService } from './build-service.mjs';
 import { ensureTestPrerequisites } from './test-prerequisites.mjs';
 
 // Chromium, zbarimg and Redis installed or started before anything runs, or one line saying what to install.
@@ -46,25 +47,14 @@ function runShown(command, args) {
 }
 
 /**
- * The service as the end-to-end tests start it (bin/svc.js → dist/): src/
- * transpiled by esbuild into dist/ in the layout `npm run build`'s tsc
- * writes (types are checked by `npm run typecheck`; tsc's emit took 11 s of
- * CPU at the start of every run), the SDK's dist/ by tsc as it is published
- * (its .d.ts included), and the browser bundles. Resolves to whether all
- * three succeeded.
+ * The service as the end-to-end tests start it (bin/svc.js → dist/), built as
+ * `npm run build` builds it (scripts/build-service.mjs), the SDK's dist/ by tsc
+ * as it is published (its .d.ts included), and the browser bundles. Resolves
+ * to whether all three succeeded.
  */
-async function buildService() {
+async function buildAll() {
   fs.rmSync('dist', { recursive: true, force: true });
-  const service = build({
-    entryPoints: collect('src', '.ts').filter((file) => !file.endsWith('.test.ts')),
-    outdir: 'dist',
-    outbase: 'src',
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    sourcemap: true,
-    logLevel: 'warning',
-  }).then(
+  const service = buildService().then(
     () => true,
     () => false,
   );
@@ -74,76 +64,42 @@ async function buildService() {
 }
 
 /**
- * Packages a test file loads from node_modules as they are installed rather
- * than from the bundle: those that find files beside their own code (PGlite's
- * WebAssembly, pino's and ioredis' package.json and workers, axe-core's script,
- * the browsers' driver), tools that are programs rather than libraries, and the
- * SDK as it is published.
+ * Libraries a test file loads from node_modules as they are installed rather
+ * than from its bundle: the service's (scripts/build-service.mjs), and those
+ * that find files beside their own code (axe-core's script, the browsers'
+ * driver), tools that are programs rather than libraries, and the SDK as it is
+ * published.
  */
-const UNBUNDLED = new Set([
-  '@electric-sql/pglite',
+const TEST_UNBUNDLED = new Set([
+  ...SERVICE_UNBUNDLED,
   '@redocly/openapi-core',
   '@svc-payments/sdk',
   'autocannon',
   'axe-core',
   'esbuild',
-  'ioredis',
   'jsqr',
   'openapi-backend',
   'openapi-typescript',
-  'pino',
   'playwright-core',
   'typescript',
   'yaml',
 ]);
-const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
 
 /**
- * Bundles every test file, with src/, test/helpers and the libraries they
- * import, into .test-build/ in the same layout (each file's shared code in
- * .test-build/chunks/, esbuild's code splitting). A test process then loads a
- * few files instead of about a thousand modules: loading the API's modules one
- * by one cost about 1 s of CPU in each of the run's 130 test processes.
- * Types are checked by `npm run typecheck`, not here.
- *
- * Two things keep the bundle behaving as the modules did: `import.meta.url` in
- * our sources is the URL each file had as its own module (the compiled src/
- * resolves its browser bundles two folders up, in dist/web, as dist/ does in
- * production: .test-build/dist points at the real one), and CommonJS libraries
- * inside the bundle get a `require` for node's built-in modules.
+ * Bundles every test file, with the code of src/, test/ and the libraries it
+ * imports, into .test-build/ in the same layout (scripts/bundle.mjs: the code
+ * test files share in .test-build/chunks/). The compiled src/ resolves its
+ * browser bundles two folders up, in dist/web, as dist/ does in production:
+ * .test-build/dist points at the real one.
  */
 async function compileTests() {
   fs.rmSync(BUILD_DIR, { recursive: true, force: true });
-  const ownSource = /^(src|test|packages)[\\/].*\.ts$/;
-  await build({
+  await bundle({
     // Test files, and the helpers this script imports itself.
     entryPoints: [...collect('src', '.test.ts'), ...collect('test', '.test.ts'), 'test/helpers/db.ts', 'test/helpers/chromium.ts'],
     outdir: BUILD_DIR,
     outbase: '.',
-    bundle: true,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    format: 'esm',
-    platform: 'node',
-    target: 'node22',
-    sourcemap: true,
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    plugins: [
-      {
-        name: 'test-build',
-        setup(builder) {
-          builder.onResolve({ filter: /^[^./]/ }, (args) => (UNBUNDLED.has(packageOf(args.path)) ? { external: true } : undefined));
-          builder.onLoad({ filter: /\.ts$/ }, (args) => {
-            const relative = path.relative('.', args.path);
-            if (!ownSource.test(relative)) return undefined;
-            const ownUrl = JSON.stringify(pathToFileURL(path.resolve(BUILD_DIR, relative.replace(/\.ts$/, '.js'))).href);
-            // split/join: the URL is data, never a replacement pattern.
-            return { contents: fs.readFileSync(args.path, 'utf8').split('import.meta.url').join(ownUrl), loader: 'ts' };
-          });
-        },
-      },
-    ],
+    unbundled: TEST_UNBUNDLED,
   });
   fs.symlinkSync(path.resolve('dist'), path.join(BUILD_DIR, 'dist'));
 }
@@ -210,7 +166,7 @@ inMemoryTemp();
 // The service's build (dist/: what the end-to-end tests start, and the browser
 // bundles) runs beside the tests' own compilation and the databases' migration,
 // which do not need it.
-const building = buildService();
+const building = buildAll();
 await compileTests();
 const compiled = (file) => path.join(BUILD_DIR, path.relative('.', file).replace(/\.ts$/, '.js'));
 const { prepareTestRun } = await import(pathToFileURL(compiled('test/helpers/db.ts')).href);
