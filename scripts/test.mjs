@@ -158,6 +158,8 @@ function inMemoryTemp() {
   const { bavail, bsize } = fs.statfsSync(MEMORY_FOLDER);
   if (bavail * bsize < 2 ** 31) return;
   const folder = fs.mkdtempSync(path.join(MEMORY_FOLDER, 'svc-test-run-'));
+  // Others may pass through, not list or write: the fault tier's PostgreSQL runs as the postgres user in a folder of its own inside.
+  fs.chmodSync(folder, 0o711);
   process.env.TMPDIR = folder;
   process.on('exit', () => fs.rmSync(folder, { recursive: true, force: true }));
 }
