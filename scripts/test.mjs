@@ -157,6 +157,8 @@ function inMemoryTemp() {
   if (process.env.TMPDIR || !fs.existsSync(MEMORY_FOLDER)) return;
   const { bavail, bsize } = fs.statfsSync(MEMORY_FOLDER);
   if (bavail * bsize < 2 ** 31) return;
+  // Screenshots for a person to look at stay where they were (test/helpers/screenshots.ts).
+  process.env.SVC_TEST_SCREENSHOTS_TMPDIR = os.tmpdir();
   const folder = fs.mkdtempSync(path.join(MEMORY_FOLDER, 'svc-test-run-'));
   // Others may pass through, not list or write: the fault tier's PostgreSQL runs as the postgres user in a folder of its own inside.
   fs.chmodSync(folder, 0o711);

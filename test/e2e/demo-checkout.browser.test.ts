@@ -13,6 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { screenshotsFolder } from '../helpers/screenshots.js';
 
 describe('demo checkout page in Chromium', () => {
   let server: TestServer;
@@ -152,7 +153,7 @@ describe('demo checkout page in Chromium', () => {
 
   test('on a 390 px phone: the whole card number shows, nothing overflows, the copy buttons fit', async () => {
     const { page, problems } = await openDemo({ width: 390, height: 844 });
-    const shots = path.join(process.env.TMPDIR ?? '/tmp', 'svc-pay-screenshots');
+    const shots = screenshotsFolder('svc-pay-screenshots');
     fs.mkdirSync(shots, { recursive: true });
     const noOverflow = async () => {
       const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });

@@ -15,8 +15,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { screenshotsFolder } from '../helpers/screenshots.js';
 
-const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-docs-screenshots');
+const SHOTS = screenshotsFolder('svc-docs-screenshots');
 
 describe('API reference page in Chromium', () => {
   let server: TestServer;

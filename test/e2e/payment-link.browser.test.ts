@@ -17,10 +17,11 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
 import { cnpj } from '../helpers/fixtures.js';
 import { apiClient, startServer, type TestServer } from '../helpers/server.js';
+import { screenshotsFolder } from '../helpers/screenshots.js';
 
 type Json = Record<string, any>;
 
-const SHOTS = path.join(process.env.TMPDIR ?? '/tmp', 'svc-pay-screenshots');
+const SHOTS = screenshotsFolder('svc-pay-screenshots');
 const VIEWPORTS = [
   { name: 'desktop', viewport: { width: 1280, height: 860 } },
   { name: 'phone', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },

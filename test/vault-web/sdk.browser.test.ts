@@ -12,6 +12,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../helpers/chromium.js';
+import { screenshotsFolder } from '../helpers/screenshots.js';
 
 type Json = Record<string, any>;
 
@@ -198,7 +199,7 @@ describe('in Chromium', () => {
     assert.match(height, /^\d+px$/);
     assert.notEqual(height, '260px');
     assert.deepEqual(problems, [], 'no CSP violation or script error');
-    await page.screenshot({ path: path.join(process.env.TMPDIR ?? '/tmp', 'svc-vault-saved.png') });
+    await page.screenshot({ path: screenshotsFolder('svc-vault-saved.png') });
     await page.close();
   });
 
@@ -259,7 +260,7 @@ describe('in Chromium', () => {
     assert.equal(received.length, before + 1);
     assert.equal((await events()).filter((e) => e.type === 'token').length, 2);
     assert.deepEqual(problems, []);
-    await page.screenshot({ path: path.join(process.env.TMPDIR ?? '/tmp', 'svc-vault-dark.png') });
+    await page.screenshot({ path: screenshotsFolder('svc-vault-dark.png') });
 
     await page.evaluate(() => (globalThis as any).__handle.unmount());
     assert.equal(await page.locator('iframe').count(), 0);
