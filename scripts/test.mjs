@@ -153,13 +153,35 @@ process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'svc-test-compile-cach
 // ends. On an ext4 disk, creating the 565 files of one PGlite data folder cost
 // 0.7 s of system CPU; in memory 0.07 s. TMPDIR set by the caller is kept.
 const MEMORY_FOLDER = '/dev/shm';
+const RUN_FOLDER_PREFIX = 'svc-test-run-';
+
+/** Whether process `pid` still runs (signal 0 tests without sending anything). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
 function inMemoryTemp() {
   if (process.env.TMPDIR || !fs.existsSync(MEMORY_FOLDER)) return;
+  // A run killed outright (SIGKILL, a lost machine) could not remove its folder, which holds memory: it goes now.
+  for (const name of fs.readdirSync(MEMORY_FOLDER)) {
+    const pid = Number(name.slice(RUN_FOLDER_PREFIX.length).split('-')[0]);
+    if (!name.startsWith(RUN_FOLDER_PREFIX) || !Number.isInteger(pid) || pid <= 0 || running(pid)) continue;
+    try {
+      fs.rmSync(path.join(MEMORY_FOLDER, name), { recursive: true, force: true });
+    } catch {
+      // Another user's: theirs to remove.
+    }
+  }
   const { bavail, bsize } = fs.statfsSync(MEMORY_FOLDER);
   if (bavail * bsize < 2 ** 31) return;
   // Screenshots for a person to look at stay where they were (test/helpers/screenshots.ts).
   process.env.SVC_TEST_SCREENSHOTS_TMPDIR = os.tmpdir();
-  const folder = fs.mkdtempSync(path.join(MEMORY_FOLDER, 'svc-test-run-'));
+  const folder = fs.mkdtempSync(path.join(MEMORY_FOLDER, `${RUN_FOLDER_PREFIX}${process.pid}-`));
   // Others may pass through, not list or write: the fault tier's PostgreSQL runs as the postgres user in a folder of its own inside.
   fs.chmodSync(folder, 0o711);
   process.env.TMPDIR = folder;
