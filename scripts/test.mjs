@@ -49,11 +49,11 @@ function runShown(command, args) {
 /**
  * The service as the end-to-end tests start it (bin/svc.js → dist/), built as
  * `npm run build` builds it (scripts/build-service.mjs), the SDK's dist/ by tsc
- * as it is published (its .d.ts included), and the browser bundles. Resolves
- * to whether all three succeeded.
+ * as it is published (its .d.ts included), and the browser bundles. Each build
+ * clears what it writes (the service all of dist/ but dist/web, build-web.mjs
+ * dist/web). Resolves to whether all three succeeded.
  */
 async function buildAll() {
-  fs.rmSync('dist', { recursive: true, force: true });
   const service = buildService().then(
     () => true,
     () => false,
