@@ -3,6 +3,8 @@
  * The labels the issue names (Entrar, Senha, Transações, …) are the contract
  * the browser tests drive the pages by: change them only with the tests.
  */
+import { MIN_PASSWORD_LENGTH } from '../../src/modules/users/password-rule.js';
+
 interface Text {
   'pt-BR': string;
   en: string;
@@ -61,9 +63,9 @@ export const TEXTS = {
   name: text('Nome', 'Name'),
   confirmPassword: text('Confirme a senha', 'Confirm the password'),
   activate: text('Ativar acesso', 'Activate access'),
-  passwordRule: text('Pelo menos 12 caracteres.', 'At least 12 characters.'),
+  passwordRule: text(`Pelo menos ${MIN_PASSWORD_LENGTH} caracteres.`, `At least ${MIN_PASSWORD_LENGTH} characters.`),
   passwordsDiffer: text('As senhas não coincidem.', 'The passwords do not match.'),
-  passwordTooShort: text('A senha precisa de pelo menos 12 caracteres.', 'The password needs at least 12 characters.'),
+  passwordTooShort: text(`A senha precisa de pelo menos ${MIN_PASSWORD_LENGTH} caracteres.`, `The password needs at least ${MIN_PASSWORD_LENGTH} characters.`),
   // My account
   accountTitle: text('Minha conta', 'My account'),
   changePasswordTitle: text('Alterar senha', 'Change password'),

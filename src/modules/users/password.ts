@@ -41,10 +41,6 @@ export const TEST_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
 
 export const GENERATED_PASSWORD_SCRYPT: ScryptParams = { logN: 10, r: 8, p: 1 };
 
-export const MIN_PASSWORD_LENGTH = 12;
-/** Longer passwords are refused: hashing cost must not grow with what a client sends. */
-export const MAX_PASSWORD_LENGTH = 256;
-
 const KEY_BYTES = 32;
 const SALT_BYTES = 16;
 const HASHES_AT_ONCE = 2;

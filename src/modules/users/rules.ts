@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { validationError, type DomainError } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, isPasswordTooShort } from './password-rule.js';
 import { ROLES, type Role } from './roles.js';
 
 const MINUTE = 60_000;
@@ -38,7 +38,7 @@ export function checkEmail(email: string, field = 'email'): DomainError | undefi
 }
 
 export function checkPassword(password: string, field = 'password'): DomainError | undefined {
-  if ([...password].length < MIN_PASSWORD_LENGTH) return validationError(field, PROBLEMS.minLength({ limit: MIN_PASSWORD_LENGTH }));
+  if (isPasswordTooShort(password)) return validationError(field, PROBLEMS.minLength({ limit: MIN_PASSWORD_LENGTH }));
   if (password.length > MAX_PASSWORD_LENGTH) return validationError(field, PROBLEMS.maxLength({ limit: MAX_PASSWORD_LENGTH }));
   return undefined;
 }

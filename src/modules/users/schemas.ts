@@ -1,6 +1,6 @@
 /** TypeBox schemas of the dashboard's session, account and team routes (hidden from the API reference). */
 import { Type } from 'typebox';
-import { MAX_PASSWORD_LENGTH } from './password.js';
+import { MAX_PASSWORD_LENGTH } from './password-rule.js';
 import { ROLES } from './roles.js';
 import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH } from './rules.js';
 

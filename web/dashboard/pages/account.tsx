@@ -4,6 +4,7 @@
  * recovery codes, shown once) or off (with the password).
  */
 import { useRef, useState } from 'preact/hooks';
+import { isPasswordTooShort } from '../../../src/modules/users/password-rule.js';
 import { del, get, post } from '../api.js';
 import { Field, PasswordField, Problem } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
@@ -39,7 +40,7 @@ function ChangePassword() {
   const submit = async (event: Event) => {
     event.preventDefault();
     setDone(false);
-    if (next.current!.value.length < 12) return setProblem(t('passwordTooShort'));
+    if (isPasswordTooShort(next.current!.value)) return setProblem(t('passwordTooShort'));
     if (next.current!.value !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
     setProblem(undefined);
     const ok = await action.run(() => post<null>('/account/password', { currentPassword: current.current!.value, newPassword: next.current!.value }).then(() => true));

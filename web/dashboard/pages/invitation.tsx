@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api.js';
+import { isPasswordTooShort } from '../../../src/modules/users/password-rule.js';
 import { Field, PasswordField, Problem, Submit } from '../components/fields.js';
 import { Standalone } from '../components/standalone.js';
 import { useAction, useLoad } from '../components/load.js';
@@ -19,8 +20,6 @@ interface Invitation {
   role: Role;
   existingUser: boolean;
 }
-
-const MIN_PASSWORD = 12;
 
 export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   const { t } = useI18n();
@@ -40,7 +39,7 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
     event.preventDefault();
     const existing = invitation.data?.existingUser;
     const typed = password.current!.value;
-    if (!existing && typed.length < MIN_PASSWORD) return setProblem(t('passwordTooShort'));
+    if (!existing && isPasswordTooShort(typed)) return setProblem(t('passwordTooShort'));
     if (!existing && typed !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
     setProblem(undefined);
     const body = existing ? { password: typed } : { name: name.current!.value.trim(), password: typed, passwordConfirmation: confirmation.current!.value };
