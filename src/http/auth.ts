@@ -13,7 +13,8 @@
  * 401. A key is still looked up however many failures its address has made,
  * so a valid key keeps working from an address that also sends bad ones (a
  * shop behind the same NAT as an attacker), even on a process that has never
- * seen it: one indexed query, bounded like any request's.
+ * seen it: one indexed query, bounded like any request's. Requests that miss
+ * the cache for one key at the same time share one lookup (SingleFlight).
  *
  * The keys themselves (their format, their rows) are the companies module's:
  * it answers through ApiKeys, wired in app.ts, so src/http imports no module.
@@ -22,6 +23,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Environment } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { LruMap } from '../lib/lru.js';
+import { SingleFlight } from '../lib/single-flight.js';
 import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 import { perMinuteCounter } from './rate-limit.js';
@@ -82,6 +84,8 @@ interface AuthOptions {
 export function installAuth(app: FastifyInstance, { env, keys, clock, failuresPerMinute }: AuthOptions): void {
   const known = new LruMap<string, { at: number; grant: KeyGrant }>(KNOWN_KEYS_MAX);
   const unknown = new LruMap<string, number>(UNKNOWN_KEYS_MAX);
+  // Requests that miss the cache together wait for one lookup of their key.
+  const lookups = new SingleFlight<string, KeyGrant | undefined>();
   const failures = perMinuteCounter(app, 'auth-failures', failuresPerMinute, (request) => request.ip);
   const works = (grant: KeyGrant) => !grant.revoked && grant.environment === env;
 
@@ -93,7 +97,7 @@ export function installAuth(app: FastifyInstance, { env, keys, clock, failuresPe
     const missedAt = unknown.get(hash);
     // The same bound as revocation: a key issued after a miss works within KEY_CACHE_MS.
     if (missedAt !== undefined && now - missedAt < KEY_CACHE_MS) return undefined;
-    const grant = await keys.lookup(hash);
+    const grant = await lookups.run(hash, () => keys.lookup(hash));
     const at = clock.now().getTime();
     if (grant) {
       known.set(hash, { at, grant });

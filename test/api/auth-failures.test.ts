@@ -99,6 +99,18 @@ for (const engine of engines()) {
       assertError(await list(app, randomAddress(), `Bearer ${randomKey()}`), 401, 'UNAUTHORIZED');
     });
 
+    test('requests that miss the cache for one key at the same time share one lookup', async () => {
+      const { app, lookups } = counted;
+      t.clock.advance(KEY_CACHE_MS);
+      const before = lookups();
+      const answers = await Promise.all(Array.from({ length: 20 }, () => list(app, randomAddress(), `Bearer ${t.key}`)));
+      assert.deepEqual(
+        answers.map((res) => res.statusCode),
+        Array(20).fill(200),
+      );
+      assert.equal(lookups(), before + 1, 'one lookup for the 20 requests');
+    });
+
     test('an unknown key is remembered for the 2 s revocation takes: a key issued after a miss works within that bound', async () => {
       const { app, lookups } = counted;
       const address = randomAddress();

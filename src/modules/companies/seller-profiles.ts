@@ -5,9 +5,12 @@
  * applies at once (setFees forgets the entry); one made by another process
  * (the CLI, another API node) applies within SELLER_PROFILE_CACHE_MS, as a
  * revoked key is refused within 2 s. The expiry is wall-clock time, not
- * business time.
+ * business time. Confirmations that miss the cache together, outside a
+ * transaction, share one read (SingleFlight); one inside a transaction reads
+ * in it, as a shared read could fail with another request's transaction.
  */
 import type { Db } from '../../db/database.js';
+import { SingleFlight } from '../../lib/single-flight.js';
 import { sellerProfile, type SellerProfile } from './repo.js';
 
 export const SELLER_PROFILE_CACHE_MS = 2_000;
@@ -15,12 +18,17 @@ export const SELLER_PROFILE_CACHE_MS = 2_000;
 const MAX_ENTRIES = 10_000;
 
 const cache = new Map<string, { profile: SellerProfile; until: number }>();
+const reads = new SingleFlight<string, SellerProfile>();
+/** Bumped by every forget: a read that started before one does not fill the cache. */
+let forgets = 0;
 
 export async function cachedSellerProfile(ex: Db, companyId: string): Promise<SellerProfile> {
   const now = Date.now();
   const hit = cache.get(companyId);
   if (hit && hit.until > now) return hit.profile;
-  const profile = await sellerProfile(ex, companyId);
+  const forgetsBefore = forgets;
+  const profile = await (ex.isTransaction ? sellerProfile(ex, companyId) : reads.run(companyId, () => sellerProfile(ex, companyId)));
+  if (forgets !== forgetsBefore) return profile;
   if (cache.size >= MAX_ENTRIES) cache.clear();
   cache.set(companyId, { profile, until: now + SELLER_PROFILE_CACHE_MS });
   return profile;
@@ -28,5 +36,7 @@ export async function cachedSellerProfile(ex: Db, companyId: string): Promise<Se
 
 /** Called when this process changes a company's fee plan. */
 export function forgetSellerProfile(companyId: string): void {
+  forgets++;
   cache.delete(companyId);
+  reads.forget(companyId);
 }
