@@ -250,7 +250,7 @@ describe('dashboard money and developer pages against the service', () => {
     await stranger.page.context().close();
   });
 
-  test('at phone width with real data: Início and Transações pass axe and never scroll sideways', async () => {
+  test('at phone width with real data: Início, Transações and Desenvolvedores pass axe and never scroll sideways', async () => {
     const { page, problems } = await newPage(browser, VIEWPORTS[1]);
     await signIn(page, server.url, 'demo@loja.example', adminPassword);
     await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
@@ -262,6 +262,17 @@ describe('dashboard money and developer pages against the service', () => {
     await page.getByRole('link', { name: sales[0]!.id }).waitFor();
     await assertAccessible(page, 'phone transactions');
     await assertNoSidewaysScroll(page, 'phone transactions');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('link', { name: 'Desenvolvedores' }).click();
+    const eventLog = page.getByRole('region', { name: 'Registro de eventos' });
+    await eventLog.getByRole('cell', { name: /^evt_/ }).first().waitFor();
+    await assertAccessible(page, 'phone developers');
+    await assertNoSidewaysScroll(page, 'phone developers');
+    // The event log's ids wrap, so its type and time columns are on the screen, not past the edge of their box.
+    const box = eventLog.locator('.table-wrap');
+    const { scrollWidth, clientWidth } = await box.evaluate((e) => ({ scrollWidth: e.scrollWidth, clientWidth: e.clientWidth }));
+    assert.ok(scrollWidth <= clientWidth, `the event log is ${scrollWidth}px wide in a ${clientWidth}px box`);
+    assert.ok(await eventLog.getByRole('cell', { name: /^transaction\./ }).first().isVisible());
     assert.deepEqual(problems, []);
     await page.context().close();
   });

@@ -247,7 +247,7 @@ function Deliveries({ webhook }: { webhook: Webhook }) {
       <Table columns={[t('events'), t('status'), t('httpStatus'), t('attempt'), t('at'), write && t('actions')]}>
         {list.data?.data.map((d) => (
           <tr key={d.id}>
-            <td class="mono">{d.eventId}</td>
+            <td class="mono break">{d.eventId}</td>
             <td>
               <Status value={d.status} />
             </td>
@@ -322,6 +322,11 @@ function SecretDialog({ title, doneTitle, once, label, submit, create, onClose, 
   );
 }
 
+/** An event type that may wrap after each dot on a narrow screen (`transaction.` / `created`), and nowhere else. */
+function breakAtDots(type: string) {
+  return type.split('.').map((part, i) => (i === 0 ? part : [<wbr key={i} />, `.${part}`]));
+}
+
 function Events() {
   const { t, locale } = useI18n();
   const paging = useCursor();
@@ -333,8 +338,8 @@ function Events() {
       <Table columns={[t('id'), t('type'), t('at')]}>
         {list.data?.data.map((e) => (
           <tr key={e.id}>
-            <td class="mono">{e.id}</td>
-            <td class="mono">{e.type}</td>
+            <td class="mono break">{e.id}</td>
+            <td class="mono">{breakAtDots(e.type)}</td>
             <td>{when(e.createdAt, locale)}</td>
           </tr>
         ))}
