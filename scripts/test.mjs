@@ -169,8 +169,9 @@ function inMemoryTemp() {
   if (process.env.TMPDIR || !fs.existsSync(MEMORY_FOLDER)) return;
   // A run killed outright (SIGKILL, a lost machine) could not remove its folder, which holds memory: it goes now.
   for (const name of fs.readdirSync(MEMORY_FOLDER)) {
+    if (!name.startsWith(RUN_FOLDER_PREFIX)) continue;
     const pid = Number(name.slice(RUN_FOLDER_PREFIX.length).split('-')[0]);
-    if (!name.startsWith(RUN_FOLDER_PREFIX) || !Number.isInteger(pid) || pid <= 0 || running(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || running(pid)) continue;
     try {
       fs.rmSync(path.join(MEMORY_FOLDER, name), { recursive: true, force: true });
     } catch {

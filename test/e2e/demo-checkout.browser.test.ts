@@ -7,7 +7,6 @@
  * no CSP violation or script error on the page or in the frame.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -154,7 +153,6 @@ describe('demo checkout page in Chromium', () => {
   test('on a 390 px phone: the whole card number shows, nothing overflows, the copy buttons fit', async () => {
     const { page, problems } = await openDemo({ width: 390, height: 844 });
     const shots = screenshotsFolder('svc-pay-screenshots');
-    fs.mkdirSync(shots, { recursive: true });
     const noOverflow = async () => {
       const { scroll, width } = await page.evaluate(() => { const g = globalThis as any; return { scroll: g.document.documentElement.scrollWidth as number, width: g.innerWidth as number }; });
       assert.ok(scroll <= width, `page is ${scroll}px wide in a ${width}px viewport`);

@@ -9,7 +9,6 @@
  * screenshot goes to $TMPDIR/svc-docs-screenshots/.
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -24,7 +23,6 @@ describe('API reference page in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     server = await startServer();
     browser = await launchChromium();
   });

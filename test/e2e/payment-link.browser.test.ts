@@ -10,7 +10,6 @@
  * page. Screenshots go to $TMPDIR/svc-pay-screenshots/ (look at them).
  */
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
@@ -32,7 +31,6 @@ describe('payment link page in Chromium', () => {
   let browser: Browser;
 
   before(async () => {
-    fs.mkdirSync(SHOTS, { recursive: true });
     server = await startServer({ env: { RATE_LIMIT_PER_SECOND: '10000', VAULT_ATTEMPTS_PER_IP_PER_MINUTE: '1000', PAY_PAGE_PER_IP_PER_MINUTE: '1000' } });
     browser = await launchChromium();
   });

@@ -199,7 +199,7 @@ describe('in Chromium', () => {
     assert.match(height, /^\d+px$/);
     assert.notEqual(height, '260px');
     assert.deepEqual(problems, [], 'no CSP violation or script error');
-    await page.screenshot({ path: screenshotsFolder('svc-vault-saved.png') });
+    await page.screenshot({ path: path.join(screenshotsFolder('svc-vault-screenshots'), 'saved.png') });
     await page.close();
   });
 
@@ -260,7 +260,7 @@ describe('in Chromium', () => {
     assert.equal(received.length, before + 1);
     assert.equal((await events()).filter((e) => e.type === 'token').length, 2);
     assert.deepEqual(problems, []);
-    await page.screenshot({ path: screenshotsFolder('svc-vault-dark.png') });
+    await page.screenshot({ path: path.join(screenshotsFolder('svc-vault-screenshots'), 'dark.png') });
 
     await page.evaluate(() => (globalThis as any).__handle.unmount());
     assert.equal(await page.locator('iframe').count(), 0);

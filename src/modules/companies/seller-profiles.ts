@@ -10,14 +10,15 @@
  * in it, as a shared read could fail with another request's transaction.
  */
 import type { Db } from '../../db/database.js';
+import { LruMap } from '../../lib/lru.js';
 import { SingleFlight } from '../../lib/single-flight.js';
 import { sellerProfile, type SellerProfile } from './repo.js';
 
 export const SELLER_PROFILE_CACHE_MS = 2_000;
-/** Entries kept at most; beyond it the cache starts over (one entry per active seller). */
+/** Entries kept at most (one per active seller); beyond it the least recently used goes. */
 const MAX_ENTRIES = 10_000;
 
-const cache = new Map<string, { profile: SellerProfile; until: number }>();
+const cache = new LruMap<string, { profile: SellerProfile; until: number }>(MAX_ENTRIES);
 const reads = new SingleFlight<string, SellerProfile>();
 /** Bumped by every forget: a read that started before one does not fill the cache. */
 let forgets = 0;
@@ -29,7 +30,6 @@ export async function cachedSellerProfile(ex: Db, companyId: string): Promise<Se
   const forgetsBefore = forgets;
   const profile = await (ex.isTransaction ? sellerProfile(ex, companyId) : reads.run(companyId, () => sellerProfile(ex, companyId)));
   if (forgets !== forgetsBefore) return profile;
-  if (cache.size >= MAX_ENTRIES) cache.clear();
   cache.set(companyId, { profile, until: now + SELLER_PROFILE_CACHE_MS });
   return profile;
 }
