@@ -27,11 +27,12 @@ const SCRIPTS = {
   'vault/hosted-fields.js': 'vault/hosted-fields/main.js',
   'demo/checkout.js': 'demo/checkout/main.js',
   'pay/page.js': 'pay/main.js',
+  'pay/receipt.js': 'pay/receipt.js',
   'docs/docs.js': 'docs/main.js',
   'dashboard/dashboard.js': 'dashboard/main.tsx',
 };
 
-const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html', 'docs/page.html', 'dashboard/page.html'];
+const COPIED = ['vault/hosted-fields.html', 'vault/hosted-fields.css', 'demo/checkout.html', 'pay/page.html', 'pay/receipt.html', 'docs/page.html', 'dashboard/page.html'];
 
 /** Served path → entry stylesheet: bundled, so both checkout pages @import the shared look (web/shared/base.css). */
 const STYLES = {

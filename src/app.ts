@@ -30,7 +30,7 @@ import { CompanyService, keyFormat } from './modules/companies/index.js';
 import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes, VaultNotices } from './modules/payment-intents/index.js';
-import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes } from './modules/payment-links/index.js';
+import { linkSlotGuard, PaymentLinkService, PaymentPageService, paymentLinkRoutes, paymentPageRoutes, ReceiptTokens } from './modules/payment-links/index.js';
 import { EventService, eventRoutes, Outbox } from './modules/events/index.js';
 import { IdempotencyService, installIdempotency } from './modules/idempotency/index.js';
 import { IncomingPayments, notificationRoutes } from './modules/incoming-payments/index.js';
@@ -105,7 +105,7 @@ export function buildServices(deps: AppDeps): Services {
     intents,
     vaultNotices,
     paymentLinks: new PaymentLinkService({ db, clock, newId, checkSplitRules: receivables.checkSplitRules, publicApiUrl: config.publicApiUrl }),
-    paymentPages: new PaymentPageService({ db, clock, intents, transactions }),
+    paymentPages: new PaymentPageService({ db, clock, intents, transactions, receipts: new ReceiptTokens(deps.internalKey), publicApiUrl: config.publicApiUrl }),
     receivables,
     refunds: new RefundService({ db, clock, newId, providers, transactions, outbox }),
     webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),

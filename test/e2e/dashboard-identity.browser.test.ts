@@ -99,13 +99,13 @@ describe('dashboard people against the service', () => {
 
     // Auditoria: the sign-ins and invitations, filtered by action.
     await admin.page.getByRole('link', { name: 'Auditoria' }).click();
-    await admin.page.getByRole('cell', { name: 'session.signed_in' }).first().waitFor();
+    await admin.page.getByRole('cell', { name: 'Entrou', exact: true }).first().waitFor();
     const filtered = admin.page.waitForResponse((r) => new URL(r.url()).searchParams.get('action') === 'member.invited');
     await admin.page.getByLabel(/^Ação/).selectOption('member.invited');
     const entries = ((await (await filtered).json()) as Json).data as Json[];
     assert.ok(entries.length >= 4 && entries.every((e) => e.action === 'member.invited'), JSON.stringify(entries));
-    await admin.page.getByRole('cell', { name: 'session.signed_in' }).first().waitFor({ state: 'detached' });
-    assert.equal(await admin.page.getByRole('cell', { name: 'member.invited' }).count(), entries.length);
+    await admin.page.getByRole('cell', { name: 'Entrou', exact: true }).first().waitFor({ state: 'detached' });
+    assert.equal(await admin.page.getByRole('cell', { name: 'Convite gerado', exact: true }).count(), entries.length);
     await assertAccessible(admin.page, 'audit with entries');
     for (const page of [admin.page, ...Object.values(members)]) await page.context().close();
   });

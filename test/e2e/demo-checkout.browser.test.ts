@@ -75,7 +75,7 @@ describe('demo checkout page in Chromium', () => {
     await page.locator('#card-pay').click();
     await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(await page.locator('#result-title').textContent(), 'Pagamento aprovado');
-    assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x$/);
+    assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x de R\$\s53,30$/);
     assert.match(String(await page.locator('#result-fee').textContent()), /^R\$\s?\d/, 'a paid sale shows its fee');
     assert.match(String(await page.locator('#result-id').textContent()), /^trx_/);
     assert.ok((await page.locator('#receivables-body tr').count()) >= 3, 'one receivable per installment');

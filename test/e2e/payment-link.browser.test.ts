@@ -140,7 +140,7 @@ describe('payment link page in Chromium', () => {
         await page.locator('#card-pay').click();
         await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 });
         assert.equal(await page.locator('#result-title').textContent(), 'Pagamento confirmado');
-        assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x$/);
+        assert.match(String(await page.locator('#result-method').textContent()), /^Cartão de crédito · visa •••• 1111 · 3x de R\$\s53,30$/);
         await shot(page, `${shape.name}-card-paid`);
         const sales = await get(`/v2/transactions?paymentLinkId=${link.id}`);
         assert.equal(sales.data.length, 1);

@@ -17,6 +17,7 @@ import { InvitationPage } from './pages/invitation.js';
 import { LinksPage } from './pages/links.js';
 import { ReceivablesPage } from './pages/receivables.js';
 import { SalePage } from './pages/sale.js';
+import { ReceiptPage } from './pages/receipt.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TeamPage } from './pages/team.js';
 import { TransactionsPage } from './pages/transactions.js';
@@ -37,6 +38,7 @@ const ROUTES: readonly Route[] = [
   { pattern: BASE, page: HomePage, needs: 'sales.read' },
   { pattern: `${BASE}/transactions`, page: TransactionsPage, needs: 'sales.read' },
   { pattern: `${BASE}/transactions/:id`, page: SalePage, needs: 'sales.read' },
+  { pattern: `${BASE}/transactions/:id/receipt`, page: ReceiptPage, needs: 'sales.read' },
   { pattern: `${BASE}/links`, page: LinksPage, needs: 'links.read' },
   { pattern: `${BASE}/receivables`, page: ReceivablesPage, needs: 'receivables.read' },
   { pattern: `${BASE}/developers`, page: DevelopersPage, needs: 'developers.read' },

@@ -6,48 +6,28 @@
  */
 import { $, clear, node } from '../shared/dom.js';
 import { digitableLine, taxId } from '../shared/format.js';
+import { itfRects } from '../shared/itf.js';
 import { date, money, t } from './i18n.js';
 import { data, state } from './state.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-/** Narrow (n) and wide (w) elements of each digit in ITF. */
-const ITF = ['nnwwn', 'wnnnw', 'nwnnw', 'wwnnn', 'nnwnw', 'wnwnn', 'nwwnn', 'nnnww', 'wnnwn', 'nwnwn'];
-const NARROW = 1;
-const WIDE = 3;
-
-/** The bars of an even number of digits: start code, pairs (bars from the first, spaces from the second), stop code. */
-function itfBars(code) {
-  const widths = ['n', 'n', 'n', 'n'];
-  for (let i = 0; i < code.length; i += 2) {
-    const bars = ITF[Number(code[i])];
-    const spaces = ITF[Number(code[i + 1])];
-    for (let k = 0; k < 5; k++) widths.push(bars[k], spaces[k]);
-  }
-  widths.push('w', 'n', 'n');
-  return widths.map((w) => (w === 'w' ? WIDE : NARROW));
-}
 
 function barcode(code) {
-  const widths = itfBars(code);
-  const total = widths.reduce((a, b) => a + b, 0);
+  const { rects, width } = itfRects(code);
   const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', '0 0 ' + total + ' 50');
+  svg.setAttribute('viewBox', '0 0 ' + width + ' 50');
   svg.setAttribute('preserveAspectRatio', 'none');
   svg.setAttribute('class', 'barcode');
   svg.setAttribute('role', 'img');
   svg.setAttribute('aria-label', code);
-  let x = 0;
-  widths.forEach((w, i) => {
-    if (i % 2 === 0) {
-      const bar = document.createElementNS(SVG, 'rect');
-      bar.setAttribute('x', String(x));
-      bar.setAttribute('y', '0');
-      bar.setAttribute('width', String(w));
-      bar.setAttribute('height', '50');
-      svg.appendChild(bar);
-    }
-    x += w;
-  });
+  for (const r of rects) {
+    const bar = document.createElementNS(SVG, 'rect');
+    bar.setAttribute('x', String(r.x));
+    bar.setAttribute('y', '0');
+    bar.setAttribute('width', String(r.width));
+    bar.setAttribute('height', '50');
+    svg.appendChild(bar);
+  }
   return svg;
 }
 

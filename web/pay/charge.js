@@ -9,7 +9,8 @@ import { api } from './api.js';
 import { date, t } from './i18n.js';
 import { renderSheet } from './boleto-sheet.js';
 import { showResult } from './result.js';
-import { state } from './state.js';
+import { data, state } from './state.js';
+import { clearError, setBusy, showError } from './status.js';
 import { digitableLine } from '../shared/format.js';
 
 const POLL_MS = 3000;
@@ -24,6 +25,7 @@ function renderPill(payment) {
 export function showCharge(payment) {
   state.payment = payment;
   show('checkout', false);
+  show('footer', false);
   if (payment.pix) {
     $('pix-qr').src = 'data:image/png;base64,' + payment.pix.qrCodeImageBase64;
     $('pix-code').value = payment.pix.qrCode;
@@ -39,7 +41,40 @@ export function showCharge(payment) {
     show('boleto-step', true);
   }
   renderPill(payment);
+  show(payment.pix ? 'pix-simulate' : 'boleto-simulate', !!data.sandbox);
   schedulePoll();
+}
+
+/**
+ * The sandbox's "Simular pagamento": the server pays this pending Pix or
+ * boleto (sandbox only, within the page's limits); the page then shows the
+ * outcome as a real payment's poll would.
+ */
+export function simulatePayment() {
+  const current = state.payment;
+  if (!current || state.busy) return;
+  clearError();
+  setBusy(true);
+  api('POST', '/transactions/' + encodeURIComponent(current.transactionId) + '/simulate-payment').then(
+    (payment) => {
+      setBusy(false);
+      clearTimeout(state.poll);
+      finish(payment);
+    },
+    (err) => {
+      setBusy(false);
+      showError(err);
+    },
+  );
+}
+
+function finish(payment) {
+  state.payment = payment;
+  renderPill(payment);
+  if (payment.status === 'PENDING') return schedulePoll();
+  show('pix-step', false);
+  show('boleto-step', false);
+  showResult(payment);
 }
 
 /** Re-renders the texts that depend on the language. */
@@ -61,14 +96,7 @@ function schedulePoll() {
 function poll() {
   const current = state.payment;
   api('GET', '/transactions/' + encodeURIComponent(current.transactionId)).then(
-    (payment) => {
-      state.payment = payment;
-      renderPill(payment);
-      if (payment.status === 'PENDING') return schedulePoll();
-      show('pix-step', false);
-      show('boleto-step', false);
-      showResult(payment);
-    },
+    (payment) => finish(payment),
     // A failed poll (offline for a moment, a rate limit) is tried again later.
     () => schedulePoll(),
   );

@@ -4,6 +4,7 @@
  */
 import { translator } from '../shared/i18n.js';
 import * as shared from '../shared/format.js';
+import { installmentsText as sharedInstallments } from '../shared/installments.js';
 import { state } from './state.js';
 import { EN } from './texts-en.js';
 import { PT_BR } from './texts-pt-br.js';
@@ -16,3 +17,6 @@ export const date = (iso) => shared.date(iso, state.locale);
 export function methodName(method) {
   return method === 'PIX' ? t('methodPix') : method === 'BOLETO' ? t('methodBoleto') : t('methodCard');
 }
+
+/** Installments as charged (web/shared/installments.js), in the page's language. */
+export const installmentsText = (amountCents, n) => sharedInstallments(amountCents, n, t, money);

@@ -5,13 +5,14 @@
  * page's controls and is the only code run on load.
  */
 import { installCopyButtons } from '../shared/copy.js';
+import { renderTestCards } from '../shared/test-cards.js';
 import { $, clear, node, show } from '../shared/dom.js';
 import { applyPageTexts, rememberedLocale, rememberLocale } from '../shared/i18n.js';
 import { api } from './api.js';
 import { installMasks, readBuyer, renderStates } from './buyer-form.js';
 import { beginCard, renderPayButton, submitCard, unmountCard } from './card.js';
-import { relabelCharge, showCharge } from './charge.js';
-import { money, t } from './i18n.js';
+import { relabelCharge, showCharge, simulatePayment } from './charge.js';
+import { installmentsText, money, t } from './i18n.js';
 import { showResult } from './result.js';
 import { data, METHODS, state } from './state.js';
 import { clearError, setBusy, setStatus, showError } from './status.js';
@@ -31,8 +32,14 @@ function selectMethod(method) {
     $('tab-' + m).tabIndex = on ? 0 : -1;
     show('panel-' + m, on);
   }
+  showCardFooter(method === 'CREDIT_CARD');
   relabelSubmit();
   clearError();
+}
+
+/** The footer speaks of card data: said on the card's pages, not on a Pix's or a boleto's. */
+function showCardFooter(on) {
+  show('footer', on);
 }
 
 function relabelSubmit() {
@@ -46,8 +53,7 @@ function renderInstallments() {
   const current = Number(select.value) || 1;
   clear(select);
   for (let n = 1; n <= (data.maxInstallments || 1); n++) {
-    const each = money(Math.floor(data.amountCents / n));
-    const opt = node('option', n === 1 ? t('installmentOne', { each }) : t('installmentN', { n, each }));
+    const opt = node('option', n === 1 ? t('installmentOne', { each: money(data.amountCents) }) : installmentsText(data.amountCents, n));
     opt.value = String(n);
     if (n === current) opt.selected = true;
     select.appendChild(opt);
@@ -61,6 +67,7 @@ function applyLocale(locale) {
   document.title = t('pageTitle') + (data.sellerName ? ' · ' + data.sellerName : '');
   if (data.amountCents !== undefined) $('amount').textContent = money(data.amountCents);
   renderUnavailable();
+  if (data.sandbox) renderTestCards($('test-cards'), t);
   if (data.status === 'ACTIVE') {
     renderInstallments();
     relabelSubmit();
@@ -102,6 +109,7 @@ function again() {
   state.payment = null;
   for (const id of ['result', 'card-step', 'pix-step', 'boleto-step']) show(id, false);
   show('checkout', true);
+  showCardFooter(state.method === 'CREDIT_CARD');
   setBusy(false);
   setStatus('');
 }
@@ -116,6 +124,7 @@ export function init() {
   show(document.querySelector('.order'), hasLink);
   show('unavailable', data.status !== 'ACTIVE');
   show('checkout', data.status === 'ACTIVE');
+  show('sandbox', !!data.sandbox);
   if (data.status === 'ACTIVE') {
     renderStates();
     for (const m of allowed()) {
@@ -131,6 +140,7 @@ export function init() {
     $('card-back').addEventListener('click', again);
     $('result-retry').addEventListener('click', again);
     $('boleto-print').addEventListener('click', () => window.print());
+    if (data.sandbox) for (const id of ['pix-simulate', 'boleto-simulate']) $(id).addEventListener('click', simulatePayment);
     installCopyButtons(() => t('copied'));
   }
   $('lang-toggle').addEventListener('click', () => applyLocale(state.locale === 'en' ? 'pt-BR' : 'en'));

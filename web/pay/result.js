@@ -3,8 +3,24 @@
  * Why a module: every flow ends here, and a language change re-renders it.
  */
 import { $, show } from '../shared/dom.js';
-import { methodName, money, ownText, t } from './i18n.js';
+import { installmentsText, methodName, money, ownText, t } from './i18n.js';
+import { api } from './api.js';
 import { data, state } from './state.js';
+
+/** A paid sale's receipt: its address (with its token) comes from the server once the sale is paid. */
+function showReceiptLink(payment) {
+  const link = $('result-receipt');
+  if (payment.status !== 'PAID') return show(link, false);
+  if (link.getAttribute('href')) return show(link, true);
+  api('GET', '/transactions/' + encodeURIComponent(payment.transactionId) + '/receipt').then(
+    (receipt) => {
+      link.href = receipt.url;
+      show(link, true);
+    },
+    // Without its address the page still says the payment is confirmed; the seller can send the receipt.
+    () => undefined,
+  );
+}
 
 export function showResult(payment) {
   state.payment = payment;
@@ -26,7 +42,7 @@ export function showResult(payment) {
   }
   let method = methodName(payment.paymentMethod);
   if (card && card.last4) method += ' · ' + card.brand + ' •••• ' + card.last4;
-  if (payment.paymentMethod === 'CREDIT_CARD' && payment.installments > 1) method += ' · ' + payment.installments + 'x';
+  if (payment.paymentMethod === 'CREDIT_CARD' && payment.installments > 1) method += ' · ' + installmentsText(payment.amountCents, payment.installments);
   $('result-method').textContent = method;
   $('result-amount').textContent = money(payment.amountCents);
   $('result-id').textContent = payment.transactionId;
@@ -34,6 +50,7 @@ export function showResult(payment) {
   pill.className = 'pill ' + (payment.status === 'PAID' ? 'paid' : 'over');
   pill.textContent = payment.status === 'PAID' ? t('statePaid') : payment.status === 'FAILED' ? t('stateRefused') : t('stateCanceled');
   show('result-retry', payment.status !== 'PAID');
+  showReceiptLink(payment);
   show('result', true);
   $('result-title').focus();
 }

@@ -9,6 +9,7 @@ export const SHARED_EN = {
   tabBoleto: 'Boleto',
   installmentsLabel: 'Installments',
   installmentN: '{n}x of {each}',
+  installmentsFirstMore: '1x of {first} + {rest}x of {each}',
   cardLoading: 'Loading secure fields…',
   cardPay: 'Pay {amount}',
   cardPayInstallments: 'Pay {amount} in {n} installments',
@@ -32,4 +33,11 @@ export const SHARED_EN = {
   error_RATE_LIMITED: 'Too many attempts in a short time. Wait a minute and try again.',
   error_PROVIDER_ERROR: 'The payment processor did not answer. You were not charged; try again.',
   langToggle: 'Português',
+  // The sandbox's test cards (shared/test-cards.js)
+  testCardsTitle: 'Sandbox test cards',
+  testCardsNote: 'Any future expiry, CVV 123 and any name.',
+  outcome_approved: 'approved',
+  outcome_insufficient: 'refused: insufficient funds',
+  outcome_expired: 'refused: expired card',
+  outcome_silent: 'acquirer silent (502 error)',
 };

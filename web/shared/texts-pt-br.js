@@ -9,6 +9,7 @@ export const SHARED_PT_BR = {
   tabBoleto: 'Boleto',
   installmentsLabel: 'Parcelas',
   installmentN: '{n}x de {each}',
+  installmentsFirstMore: '1x de {first} + {rest}x de {each}',
   cardLoading: 'Carregando campos seguros…',
   cardPay: 'Pagar {amount}',
   cardPayInstallments: 'Pagar {amount} em {n}x',
@@ -32,4 +33,11 @@ export const SHARED_PT_BR = {
   error_RATE_LIMITED: 'Muitas tentativas em pouco tempo. Aguarde um minuto e tente de novo.',
   error_PROVIDER_ERROR: 'O processador de pagamentos não respondeu. Nada foi cobrado; tente de novo.',
   langToggle: 'English',
+  // The sandbox's test cards (shared/test-cards.js)
+  testCardsTitle: 'Cartões de teste do sandbox',
+  testCardsNote: 'Qualquer validade futura, CVV 123 e qualquer nome.',
+  outcome_approved: 'aprovado',
+  outcome_insufficient: 'recusado: saldo insuficiente',
+  outcome_expired: 'recusado: cartão vencido',
+  outcome_silent: 'adquirente não responde (erro 502)',
 };

@@ -23,6 +23,7 @@ import * as m016 from './016-transaction-search.js';
 import * as m017 from './017-api-key-name-and-last-use.js';
 import * as m018 from './018-webhook-disabling.js';
 import * as m019 from './019-vault-closed-intents.js';
+import * as m023 from './023-transaction-refund-filters.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '017-api-key-name-and-last-use': m017,
   '018-webhook-disabling': m018,
   '019-vault-closed-intents': m019,
+  '023-transaction-refund-filters': m023,
 };

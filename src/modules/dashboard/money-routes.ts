@@ -47,6 +47,16 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     },
   );
 
+  // One link with its `qrCode`, so a link made earlier is shared from the list as from its creation (QR, copy, WhatsApp).
+  app.get<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/payment-links/:id`,
+    { preHandler: guard('links.read'), schema: { hide, params: IdParams } },
+    async (request, reply) => {
+      const link = await services.paymentLinks.get(actorOf(request).companyId, request.params.id);
+      return sendOutcome(reply, isDomainError(link) ? link : { ...link, qrCode: `data:image/png;base64,${qrCodePngBase64(link.url)}` });
+    },
+  );
+
   app.post<{ Params: Static<typeof IdParams> }>(
     `${DASHBOARD_API}/payment-links/:id/cancel`,
     { preHandler: guard('links.write'), schema: { hide, params: IdParams } },

@@ -55,6 +55,13 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
     async (request, reply) => sendOutcome(reply, await dashboard.transaction(actorOf(request).companyId, request.params.id)),
   );
 
+  // A paid sale's receipt (comprovante) and the address that opens it without a session, to send to the buyer.
+  app.get<{ Params: Static<typeof IdParams> }>(
+    `${DASHBOARD_API}/transactions/:id/receipt`,
+    { preHandler: guard('sales.read'), schema: { hide, params: IdParams } },
+    async (request, reply) => sendOutcome(reply, await services.paymentPages.sellerReceipt(actorOf(request).companyId, request.params.id)),
+  );
+
   // The refund of POST /v2/transactions/{id}/refunds, with the same service, rules and Idempotency-Key handling.
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof RefundBody> }>(
     `${DASHBOARD_API}/transactions/:id/refunds`,

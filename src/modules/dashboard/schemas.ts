@@ -7,13 +7,13 @@ import { Type, type Static } from 'typebox';
 import { PageLimit } from '../../http/common-schemas.js';
 import { SCOPES } from '../companies/api-keys.js';
 import { EVENT_TYPES } from '../events/index.js';
-import { PAYMENT_METHODS, TRANSACTION_STATUSES } from '../transactions/index.js';
+import { PAYMENT_METHODS, REFUND_STATES, TRANSACTION_STATUSES } from '../transactions/index.js';
 
 const Cursor = (prefix: string) => Type.Optional(Type.String({ pattern: `^${prefix}_[0-9a-z]{1,40}$` }));
 const SaoPauloDate = Type.Optional(Type.String({ format: 'date', description: 'a São Paulo calendar date, included' }));
 
 const transactionFilters = {
-  status: Type.Optional(Type.Enum(TRANSACTION_STATUSES)),
+  status: Type.Optional(Type.Enum([...TRANSACTION_STATUSES, ...REFUND_STATES], { description: 'a status, or what became of a paid sale (refunded, in part, charged back)' })),
   paymentMethod: Type.Optional(Type.Enum(PAYMENT_METHODS)),
   from: SaoPauloDate,
   to: SaoPauloDate,

@@ -4,3 +4,4 @@ export { paymentLinkRoutes } from './routes.js';
 export { paymentPageRoutes } from './page-routes.js';
 export { linkSlotGuard } from './slots.js';
 export * from './schemas.js';
+export { ReceiptTokens } from './receipt.js';

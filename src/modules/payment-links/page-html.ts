@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fillTemplate } from '../../http/web-assets.js';
+import type { ReceiptWithUrl } from './page-service.js';
 import type { LinkStatus } from './schemas.js';
 
 /**
@@ -29,6 +30,7 @@ interface LinkData {
   maxInstallments: number;
   vaultUrl: string;
   token?: string;
+  sandbox?: boolean;
 }
 
 export type PageData = NotFoundData | LinkData;
@@ -36,11 +38,18 @@ export type PageData = NotFoundData | LinkData;
 /** The characters that could end the island's element or the script reading it, as JSON's \uXXXX escapes. */
 const UNSAFE_IN_ISLAND = /[<>&\u2028\u2029]/g;
 
-const jsonIsland = (data: PageData): string =>
+/** A receipt's page (pay/receipt.html): the receipt and its address, or that there is none. */
+export type ReceiptData = { status: 'NOT_FOUND' } | ({ status: 'PAID' } & ReceiptWithUrl);
+
+const jsonIsland = (data: PageData | ReceiptData): string =>
   JSON.stringify(data).replace(UNSAFE_IN_ISLAND, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export const newNonce = (): string => randomBytes(18).toString('base64');
 
 export function renderPage(data: PageData, nonce: string): string {
   return fillTemplate('pay/page.html', { nonce, data: jsonIsland(data) });
+}
+
+export function renderReceipt(data: ReceiptData, nonce: string): string {
+  return fillTemplate('pay/receipt.html', { nonce, data: jsonIsland(data) });
 }

@@ -5,7 +5,11 @@
  *   bound to the link (page-token.ts);
  * - POST /pay/{id}/intents: the buyer pays (a card intent, or a Pix / boleto
  *   charge); POST /pay/{id}/intents/{pi}/confirm: the card's vault token;
- * - GET /pay/{id}/transactions/{trx}: the sale's state, polled by the page.
+ * - GET /pay/{id}/transactions/{trx}: the sale's state, polled by the page;
+ *   .../receipt: the address of its receipt once paid (receipt.ts);
+ * - POST /pay/{id}/transactions/{trx}/simulate-payment: the sandbox's
+ *   "Simular pagamento" of a Pix or boleto (sandbox only);
+ * - GET /pay/receipts/{trx}/{token}: the receipt (comprovante) of a paid sale.
  *
  * The POSTs need the page's token in `X-Pay-Token` and an `Origin` equal to
  * PUBLIC_API_URL's (a browser always sends it with a POST from a page), and
@@ -25,10 +29,10 @@ import type { Clock } from '../../lib/clock.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import { newNonce, renderPage, type PageData } from './page-html.js';
+import { newNonce, renderPage, renderReceipt, type PageData } from './page-html.js';
 import type { PaymentPageService } from './page-service.js';
 import { PageTokens } from './page-token.js';
-import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema, PageViewParams } from './schemas.js';
+import { PageChargeSchema, PageConfirmBody, PageHeaders, PageItemParams, PageParams, PagePayBody, PagePaymentSchema, PageViewParams, ReceiptParams } from './schemas.js';
 
 export interface PageRouteDeps {
   pages: PaymentPageService;
@@ -70,6 +74,7 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
   const polls = perMinuteLimit(app, 'pay-poll', config.payPagePerIpPerMinute * POLLS_PER_PAYMENT, (request) => request.ip);
 
   app.get('/pay/assets/page.js', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.js', 'application/javascript; charset=utf-8'));
+  app.get('/pay/assets/receipt.js', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/receipt.js', 'application/javascript; charset=utf-8'));
   app.get('/pay/assets/page.css', { schema: { hide: true } }, (request, reply) => serveAsset(request, reply, 'pay/page.css', 'text/css; charset=utf-8'));
 
   // Any id, of any length: whatever is not a link gets the same not-found page, which echoes nothing of it.
@@ -86,6 +91,8 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
           paymentMethods: info.link.payment_methods,
           maxInstallments: info.link.max_installments,
           vaultUrl: config.publicVaultUrl,
+          // The sandbox's page says it is a test and offers the test cards and "Simular pagamento".
+          ...(config.env === 'sandbox' ? { sandbox: true } : {}),
           ...(info.status === 'ACTIVE' ? { token: tokens.issue(info.link.id, clock.now()) } : {}),
         };
     const nonce = newNonce();
@@ -156,4 +163,41 @@ export function paymentPageRoutes(app: FastifyInstance, deps: PageRouteDeps): vo
       return respond(request, noStore(reply, payment), payment);
     },
   );
+
+  // The receipt's address, once the sale is paid: the page links to it (hidden: the page's own call, not the API).
+  app.get<{ Params: Static<typeof PageItemParams> }>(
+    '/pay/:id/transactions/:itemId/receipt',
+    { preHandler: [polls], schema: { hide: true, params: PageItemParams } },
+    async (request, reply) => {
+      const receipt = await pages.paymentReceipt(request.params.id, request.params.itemId);
+      return respond(request, noStore(reply, receipt), receipt);
+    },
+  );
+
+  // The receipt: whoever has its address (the buyer's page, the seller's people), else the same not-found page for all.
+  app.get<{ Params: Static<typeof ReceiptParams> }>('/pay/receipts/:transactionId/:token', { preHandler: [polls], schema: { hide: true, params: ReceiptParams } }, async (request, reply) => {
+    const found = await pages.publicReceipt(request.params.transactionId, request.params.token);
+    const nonce = newNonce();
+    return reply
+      .code(isDomainError(found) ? 404 : 200)
+      .header('Content-Security-Policy', checkoutPagePolicy(config.publicVaultUrl, { nonce }))
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Robots-Tag', 'noindex')
+      .type('text/html; charset=utf-8')
+      .send(renderReceipt(isDomainError(found) ? { status: 'NOT_FOUND' } : { status: 'PAID', ...found }, nonce));
+  });
+
+  if (config.env === 'sandbox') {
+    // The sandbox page's "Simular pagamento": from the page (Origin, X-Pay-Token) and within the address's and the link's limits, as a payment is.
+    app.post<{ Params: Static<typeof PageItemParams> }>(
+      '/pay/:id/transactions/:itemId/simulate-payment',
+      { preHandler: [fromThePage, perAddress, perLink], schema: { hide: true, headers: PageHeaders, params: PageItemParams } },
+      async (request, reply) => {
+        const payment = await pages.simulatePayment(request.params.id, request.params.itemId);
+        return respond(request, noStore(reply, payment), payment);
+      },
+    );
+  }
 }

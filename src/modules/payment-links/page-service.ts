@@ -21,7 +21,8 @@ import { isId } from '../../lib/ids.js';
 import { sellerProfile } from '../companies/index.js';
 import { unstoredRecorder } from '../idempotency/index.js';
 import type { CreateIntentInput, PaymentIntentService } from '../payment-intents/index.js';
-import type { TransactionService, TransactionView } from '../transactions/index.js';
+import { companyOfTransaction, type TransactionService, type TransactionView } from '../transactions/index.js';
+import { receiptOf, receiptPath, type Receipt, type ReceiptTokens } from './receipt.js';
 import * as repo from './repo.js';
 import { linkStatus } from './rules.js';
 import type { LinkStatus, PageCharge, PagePayInput, PagePayment } from './schemas.js';
@@ -34,6 +35,9 @@ export interface PageDeps {
   clock: Clock;
   intents: PaymentIntentService;
   transactions: TransactionService;
+  /** The receipts' tokens (receipt.ts) and the origin their addresses are under. */
+  receipts: ReceiptTokens;
+  publicApiUrl: string;
 }
 
 /** What the page shows before any payment. */
@@ -110,6 +114,60 @@ export class PaymentPageService {
     if (isDomainError(transaction) || transaction.paymentLinkId !== link.id) return notFound('transaction');
     return pagePayment(transaction);
   }
+
+  /**
+   * The sandbox's "Simular pagamento" on the hosted page: pays a pending Pix
+   * or boleto of this link, as the demo checkout's does for its own sales
+   * (the routes exist only when SVC_ENV is sandbox).
+   */
+  async simulatePayment(id: string, transactionId: string): Promise<Outcome<PagePayment>> {
+    const link = await this.findLink(id);
+    if (!link) return linkNotFound();
+    const transaction = await this.deps.transactions.get(link.company_id, transactionId);
+    if (isDomainError(transaction) || transaction.paymentLinkId !== link.id) return notFound('transaction');
+    const paid = await this.deps.transactions.settleInSandbox(link.company_id, transaction.id, 'PAID');
+    return isDomainError(paid) ? paid : pagePayment(paid);
+  }
+
+  /** The address of a paid sale's receipt, as the hosted page links to it after the payment; 404 before. */
+  async paymentReceipt(id: string, transactionId: string): Promise<Outcome<{ url: string }>> {
+    const link = await this.findLink(id);
+    if (!link) return linkNotFound();
+    const transaction = await this.deps.transactions.get(link.company_id, transactionId);
+    if (isDomainError(transaction) || transaction.paymentLinkId !== link.id || !transaction.paidAt) return notFound('transaction');
+    return { url: this.receiptUrl(link.company_id, transaction.id) };
+  }
+
+  /** A sale's receipt for the seller's people (the dashboard's session decides who), with the address to send. */
+  async sellerReceipt(companyId: string, transactionId: string): Promise<Outcome<ReceiptWithUrl>> {
+    const transaction = await this.deps.transactions.get(companyId, transactionId);
+    if (isDomainError(transaction)) return transaction;
+    const receipt = await this.receiptOf(transaction);
+    return receipt ? { receipt, url: this.receiptUrl(companyId, transaction.id) } : notFound('transaction');
+  }
+
+  /** The public receipt: a wrong token, an unknown sale and an unpaid one are the same 404. */
+  async publicReceipt(transactionId: string, token: string): Promise<Outcome<ReceiptWithUrl>> {
+    const companyId = isId('trx', transactionId) ? await companyOfTransaction(this.deps.db, transactionId) : undefined;
+    if (!companyId || !this.deps.receipts.check(companyId, transactionId, token)) return notFound('transaction');
+    return this.sellerReceipt(companyId, transactionId);
+  }
+
+  private receiptUrl(companyId: string, transactionId: string): string {
+    return new URL(receiptPath(transactionId, this.deps.receipts.issue(companyId, transactionId)), this.deps.publicApiUrl).toString();
+  }
+
+  private async receiptOf(transaction: TransactionView): Promise<Receipt | undefined> {
+    if (!transaction.paidAt) return undefined;
+    const seller = await sellerProfile(this.deps.db, transaction.sellerId);
+    return receiptOf(transaction, seller.document);
+  }
+}
+
+/** What the receipt's routes answer: the receipt and the address that opens it without a session. */
+export interface ReceiptWithUrl {
+  receipt: Receipt;
+  url: string;
 }
 
 /** The buyer's choices the link does not allow. */

@@ -110,3 +110,6 @@ export const PageItemParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64 }), itemId: Type.String({ minLength: 1, maxLength: 64 }) },
   { additionalProperties: false },
 );
+
+/** A receipt's address (receipt.ts): the sale and its token; anything else is the same not-found page. */
+export const ReceiptParams = Type.Object({ transactionId: Type.String({ maxLength: 64 }), token: Type.String({ maxLength: 64 }) }, { additionalProperties: false });

@@ -9,7 +9,10 @@
  */
 import { addDays, isValidDate } from '../../lib/sao-paulo-date.js';
 import { nextBusinessDay } from './calendar.js';
+import { splitInstallments } from './installments.js';
 import { slicesOf, type Slice, type SplitRole, type SplitRuleInput } from './rules.js';
+
+export { splitInstallments };
 
 export interface ReceivableLine {
   recipientDocument: string;
@@ -76,16 +79,6 @@ export function allocateFee(slices: Slice[], feeCents: number): number[] {
     left -= 1;
   }
   return result;
-}
-
-/** `total` in `installments` equal parts; the remainder centavos go to installment 1 (the contract's rule). */
-export function splitInstallments(total: number, installments: number): number[] {
-  if (!Number.isSafeInteger(total) || total < 0) throw new RangeError(`invalid total: ${total}`);
-  if (!Number.isInteger(installments) || installments < 1) throw new RangeError(`invalid installments: ${installments}`);
-  const base = Math.floor(total / installments);
-  const parts = new Array<number>(installments).fill(base);
-  parts[0] = base + (total % installments);
-  return parts;
 }
 
 /**

@@ -13,6 +13,7 @@ import { searchesSomething, searchKeys } from './search.js';
 export interface SearchQuery {
   limit?: number;
   startingAfter?: string;
+  /** A transaction's status, or one of REFUND_STATES (what became of a paid sale). */
   status?: string;
   paymentMethod?: string;
   paymentLinkId?: string;
@@ -21,6 +22,14 @@ export interface SearchQuery {
   to?: string;
   q?: string;
 }
+
+/**
+ * The dashboard's status filter beyond the stored status: a paid sale whose
+ * money went back, in full (REFUNDED), in part (PARTIALLY_REFUNDED), or by a
+ * chargeback (CHARGED_BACK, which wins over a refund: the bank took the rest).
+ * Each is answered by a partial index (migration 023).
+ */
+export const REFUND_STATES = ['REFUNDED', 'PARTIALLY_REFUNDED', 'CHARGED_BACK'] as const;
 
 /** Rows per query of an export: a round trip per thousand rows, memory bounded by two batches (one read ahead). */
 const EXPORT_BATCH = 1_000;

@@ -1,4 +1,4 @@
-/** Auditoria: who did what, when and from which address, newest first, filtered by user and action, paged. */
+/** Auditoria: who did what (each action in words, never its code), when and from which address, newest first, filtered by user and action, paged. */
 import { useState } from 'preact/hooks';
 import { get, query } from '../api.js';
 import { Field } from '../components/fields.js';
@@ -7,6 +7,7 @@ import { useLoad } from '../components/load.js';
 import { ListEnd, useCursor, type Page } from '../components/pager.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
+import { auditActionName } from '../components/status.js';
 import type { Team } from './team.js';
 import { AUDIT_ACTIONS } from '../../../src/modules/audit/actions.js';
 
@@ -61,7 +62,7 @@ export function AuditPage() {
             <option value="">{t('all')}</option>
             {AUDIT_ACTIONS.map((a) => (
               <option key={a} value={a}>
-                {a}
+                {auditActionName(a, t)}
               </option>
             ))}
           </select>
@@ -84,9 +85,7 @@ export function AuditPage() {
               <tr key={entry.id}>
                 <td>{when(entry.at, locale)}</td>
                 <td>{entry.email ?? ''}</td>
-                <td>
-                  <code>{entry.action}</code>
-                </td>
+                <td>{auditActionName(entry.action, t)}</td>
                 <td class="mono">{entry.target ?? ''}</td>
                 <td class="mono">{entry.ip ?? ''}</td>
               </tr>

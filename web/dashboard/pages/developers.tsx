@@ -15,7 +15,7 @@ import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
 import { PageHead } from '../components/page-head.js';
 import { Empty, ListEnd, useCursor, type Page } from '../components/pager.js';
-import { Status } from '../components/status.js';
+import { Status, eventName } from '../components/status.js';
 import { Table } from '../components/table.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -339,7 +339,10 @@ function Events() {
         {list.data?.data.map((e) => (
           <tr key={e.id}>
             <td class="mono break">{e.id}</td>
-            <td class="mono">{breakAtDots(e.type)}</td>
+            <td>
+              {eventName(e.type, t)}
+              <span class="mono muted small block">{breakAtDots(e.type)}</span>
+            </td>
             <td>{when(e.createdAt, locale)}</td>
           </tr>
         ))}

@@ -1,7 +1,8 @@
 /**
  * Links de pagamento: the links with status and payments count; Novo link
  * creates one as POST /v2/payment-links does and shows its address to copy,
- * its QR code and a WhatsApp share link; an active link can be cancelled.
+ * its QR code and a WhatsApp share link; Compartilhar on each row shows the
+ * same for a link made earlier; an active link can be cancelled.
  */
 import { useRef, useState } from 'preact/hooks';
 import { get, post, query } from '../api.js';
@@ -44,6 +45,7 @@ export function LinksPage() {
   const list = useLoad(() => get<Page<PaymentLink>>(`/payment-links${query({ cursor: paging.cursor })}`), [paging.cursor]);
   const [creating, setCreating] = useState(false);
   const [canceling, setCanceling] = useState<PaymentLink | undefined>(undefined);
+  const [sharing, setSharing] = useState<PaymentLink | undefined>(undefined);
   const write = can('links.write');
 
   return (
@@ -77,12 +79,20 @@ export function LinksPage() {
             </td>
             <td>{when(link.createdAt, locale)}</td>
             <td>
-              {write && link.status === 'ACTIVE' && (
-                <button type="button" class="link-button danger" onClick={() => setCanceling(link)}>
-                  {t('cancelLink')}
-                  <span class="visually-hidden"> {link.description}</span>
-                </button>
-              )}
+              <div class="row-actions">
+                {link.status === 'ACTIVE' && (
+                  <button type="button" class="link-button" onClick={() => setSharing(link)}>
+                    {t('shareLink')}
+                    <span class="visually-hidden"> {link.description}</span>
+                  </button>
+                )}
+                {write && link.status === 'ACTIVE' && (
+                  <button type="button" class="link-button danger" onClick={() => setCanceling(link)}>
+                    {t('cancelLink')}
+                    <span class="visually-hidden"> {link.description}</span>
+                  </button>
+                )}
+              </div>
             </td>
           </tr>
         ))}
@@ -96,6 +106,7 @@ export function LinksPage() {
           }}
         />
       )}
+      {sharing && <ShareDialog link={sharing} onClose={() => setSharing(undefined)} />}
       {canceling && (
         <Confirm
           title={t('cancelLinkTitle', { name: canceling.description })}
@@ -109,6 +120,36 @@ export function LinksPage() {
           }}
         />
       )}
+    </>
+  );
+}
+
+/** A link made earlier, shared as at its creation: its address to copy, its QR code (asked for when opened) and WhatsApp. */
+function ShareDialog({ link, onClose }: { link: PaymentLink; onClose: () => void }) {
+  const { t } = useI18n();
+  const full = useLoad(() => get<PaymentLink>(`/payment-links/${encodeURIComponent(link.id)}`), [link.id]);
+  return (
+    <Dialog title={t('shareLinkTitle', { name: link.description })} onClose={onClose}>
+      <ShareLink link={full.data ?? link} />
+      <ErrorBox error={full.error} />
+      <CloseButton onClose={onClose} label={t('close')} />
+    </Dialog>
+  );
+}
+
+/** The address to copy, the QR code and the WhatsApp share of a link. */
+function ShareLink({ link }: { link: PaymentLink }) {
+  const { t } = useI18n();
+  const share = `https://wa.me/?text=${encodeURIComponent(`${link.description} ${link.url}`)}`;
+  return (
+    <>
+      <CopyField label={t('linkUrl')} value={link.url} />
+      {link.qrCode && <img class="qr" src={link.qrCode} alt={t('linkQrAlt')} width={200} height={200} />}
+      <p>
+        <a href={share} target="_blank" rel="noopener noreferrer">
+          {t('shareWhatsApp')}
+        </a>
+      </p>
     </>
   );
 }
@@ -146,16 +187,9 @@ function NewLinkDialog({ onClose }: { onClose: (created: boolean) => void }) {
   };
 
   if (created) {
-    const share = `https://wa.me/?text=${encodeURIComponent(`${created.description} ${created.url}`)}`;
     return (
       <Dialog title={t('linkCreated')} onClose={() => onClose(true)}>
-        <CopyField label={t('linkUrl')} value={created.url} />
-        {created.qrCode && <img class="qr" src={created.qrCode} alt={t('linkQrAlt')} width={200} height={200} />}
-        <p>
-          <a href={share} target="_blank" rel="noopener noreferrer">
-            {t('shareWhatsApp')}
-          </a>
-        </p>
+        <ShareLink link={created} />
         <CloseButton onClose={() => onClose(true)} label={t('close')} />
       </Dialog>
     );

@@ -3,7 +3,8 @@
  * timeline of its events with each webhook delivery. Reembolsar opens a
  * dialog whose Idempotency-Key is made when it opens, so a double click or a
  * retry of the same dialog refunds once. In the sandbox, Simular pagamento
- * pays a pending Pix or boleto.
+ * pays a pending Pix or boleto. A boleto shows its second copy (line, barcode,
+ * due date, Imprimir boleto); a paid sale opens its Comprovante.
  */
 import { Fragment } from 'preact';
 import { useMemo, useRef, useState } from 'preact/hooks';
@@ -12,7 +13,8 @@ import { Dialog } from '../components/dialog.js';
 import { Field } from '../components/fields.js';
 import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
-import { MethodName, Status } from '../components/status.js';
+import { eventName, installmentsText, MethodName, SaleStatus, Status } from '../components/status.js';
+import { BoletoCopy } from './sale-boleto.js';
 import { money, parseReais, reaisText, taxId, when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { BASE, Link } from '../router.js';
@@ -76,6 +78,11 @@ export function SalePage({ params }: { params: Record<string, string> }) {
                 {t('refund')}
               </button>
             )}
+            {trx.paidAt && (
+              <Link class="button secondary" href={`${BASE}/transactions/${encodeURIComponent(trx.id)}/receipt`}>
+                {t('receipt')}
+              </Link>
+            )}
             {me.environment === 'sandbox' && can('sales.simulate') && trx.status === 'PENDING' && trx.paymentMethod !== 'CREDIT_CARD' && (
               <button type="button" class="secondary" disabled={simulate.busy} onClick={() => void pay()}>
                 {t('simulatePayment')}
@@ -93,7 +100,7 @@ export function SalePage({ params }: { params: Record<string, string> }) {
             <dl class="facts">
               <dt>{t('status')}</dt>
               <dd>
-                <Status value={trx.status} />
+                <SaleStatus trx={trx} />
               </dd>
               <dt>{t('amount')}</dt>
               <dd>{money(trx.amountCents, locale)}</dd>
@@ -113,7 +120,7 @@ export function SalePage({ params }: { params: Record<string, string> }) {
               <dd>
                 <MethodName value={trx.paymentMethod} />
                 {trx.paymentDetails?.card && ` · ${trx.paymentDetails.card.brand} •••• ${trx.paymentDetails.card.last4}`}
-                {trx.installments > 1 && ` · ${trx.installments}x`}
+                {trx.installments > 1 && ` · ${installmentsText(trx.amountCents, trx.installments, t, locale)}`}
               </dd>
               <dt>{t('id')}</dt>
               <dd class="mono">{trx.id}</dd>
@@ -165,6 +172,7 @@ export function SalePage({ params }: { params: Record<string, string> }) {
               ))}
             </dl>
           </section>
+          {trx.paymentDetails?.boleto && <BoletoCopy trx={trx} boleto={trx.paymentDetails.boleto} />}
           <section class="panel" aria-labelledby="split-title">
             <h2 id="split-title">{t('splitTitle')}</h2>
             <div class="table-wrap" tabIndex={0}>
@@ -235,9 +243,7 @@ export function SalePage({ params }: { params: Record<string, string> }) {
               {sale.data.timeline.map(({ event, deliveries }) => (
                 <li key={event.id}>
                   <p>
-                    <strong>
-                      <code>{event.type}</code>
-                    </strong>{' '}
+                    <strong>{eventName(event.type, t)}</strong>{' '}
                     · {when(event.createdAt, locale)}
                   </p>
                   {deliveries.length === 0 ? (
@@ -293,6 +299,9 @@ export function SalePage({ params }: { params: Record<string, string> }) {
   );
 }
 
+/** What the refund's answer says, in words: done, waiting for the acquirer (a card's), or refused. */
+const REFUND_OUTCOME: Record<string, 'refundDone' | 'refundPending' | 'refundFailed'> = { SUCCEEDED: 'refundDone', PENDING: 'refundPending', FAILED: 'refundFailed' };
+
 function RefundDialog({ transactionId, refundable, onClose }: { transactionId: string; refundable: number; onClose: (message?: string) => void }) {
   const { t, locale } = useI18n();
   const action = useAction();
@@ -311,7 +320,7 @@ function RefundDialog({ transactionId, refundable, onClose }: { transactionId: s
     const refund = await action.run(() =>
       post<{ amountCents: number; status: string }>(`/transactions/${encodeURIComponent(transactionId)}/refunds`, { amount: cents, ...(typedReason ? { reason: typedReason } : {}) }, { 'idempotency-key': idempotencyKey }),
     );
-    if (refund) onClose(t('refundDone', { amount: money(refund.amountCents ?? cents, locale), status: refund.status ?? '' }));
+    if (refund) onClose(t(REFUND_OUTCOME[refund.status] ?? 'refundPending', { amount: money(refund.amountCents ?? cents, locale) }));
   };
   return (
     <Dialog title={t('refundTitle')} onClose={() => onClose()}>

@@ -2,6 +2,12 @@
  * Sign-in: E-mail and Senha, then, for a user with two-step verification,
  * Código. The server's message is shown as it is (a wrong e-mail and a wrong
  * password read the same; a locked e-mail says for how long).
+ *
+ * The two steps are two keyed forms: unkeyed, Preact would reuse the e-mail's
+ * input element for the code (same place in the tree), value included, and a
+ * browser would autofill it as the username. The code is a one-time-code
+ * field of its own name, numeric on a phone; "Usar um código de recuperação"
+ * gives it a keyboard with letters (the same field takes either code).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { post } from '../api.js';
@@ -20,6 +26,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
     document.title = t('signInTitle');
   }, [t]);
   const [stage, setStage] = useState<'password' | 'totp'>('password');
+  const [recovery, setRecovery] = useState(false);
   const action = useAction();
   const email = useRef<HTMLInputElement>(null);
   const password = useRef<HTMLInputElement>(null);
@@ -47,7 +54,7 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   return (
     <Standalone title={t('signInTitle')}>
       {stage === 'password' ? (
-        <form class="panel" onSubmit={submitPassword}>
+        <form class="panel" key="password" onSubmit={submitPassword}>
           <Field label={t('email')}>
             <input ref={email} type="email" name="email" autoComplete="username" required maxLength={254} />
           </Field>
@@ -55,11 +62,25 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
           <Submit action={action} label={t('signIn')} />
         </form>
       ) : (
-        <form class="panel" onSubmit={submitCode}>
+        <form class="panel" key="totp" onSubmit={submitCode}>
           <p>{t('totpPrompt')}</p>
           <Field label={t('code')}>
-            <input ref={code} name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
+            <input
+              ref={code}
+              name="totp-code"
+              autoComplete="one-time-code"
+              inputMode={recovery ? 'text' : 'numeric'}
+              autoCapitalize="none"
+              spellcheck={false}
+              required
+              maxLength={32}
+            />
           </Field>
+          <p>
+            <button type="button" class="link-button" onClick={() => setRecovery(!recovery)}>
+              {recovery ? t('useAppCode') : t('useRecoveryCode')}
+            </button>
+          </p>
           <Submit action={action} label={t('verify')} />
         </form>
       )}

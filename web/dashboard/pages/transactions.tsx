@@ -10,7 +10,7 @@ import { Field, FilterButtons, FilterSelect, PeriodFields } from '../components/
 import { useLoad } from '../components/load.js';
 import { ExportLink, PageHead } from '../components/page-head.js';
 import { ListEnd, useCursor, type Page } from '../components/pager.js';
-import { MethodName, Status } from '../components/status.js';
+import { MethodName, SaleStatus } from '../components/status.js';
 import { Table } from '../components/table.js';
 import { apiFilters, filtersFrom, formFilters } from '../filters.js';
 import { money, when } from '../format.js';
@@ -29,18 +29,20 @@ export interface Transaction {
   refundedCents: number;
   chargedBackCents?: number;
   paymentIntentId: string;
+  sellerName?: string;
   paymentLinkId?: string;
   referenceId: string;
   description?: string;
   buyer: { name: string; document?: string; email?: string };
-  paymentDetails: { card?: { brand: string; last4: string } };
+  paymentDetails: { card?: { brand: string; last4: string }; boleto?: { digitableLine: string; barcode: string; dueDate: string; url?: string } };
   metadata?: Record<string, string>;
   createdAt: string;
   paidAt?: string;
 }
 
 const FILTERS = ['status', 'paymentMethod', 'from', 'to', 'paymentLinkId', 'q'] as const;
-const STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED'] as const;
+/** The stored statuses, then what became of a paid sale (the server's REFUND_STATES filter). */
+const STATUSES = ['PENDING', 'PAID', 'FAILED', 'CANCELED', 'REFUNDED', 'PARTIALLY_REFUNDED', 'CHARGED_BACK'] as const;
 const METHODS = ['CREDIT_CARD', 'PIX', 'BOLETO'] as const;
 
 export function TransactionsPage() {
@@ -86,7 +88,7 @@ export function TransactionsPage() {
             <td>{trx.buyer?.name ?? ''}</td>
             <td class="num">{money(trx.amountCents, locale)}</td>
             <td>
-              <Status value={trx.status} />
+              <SaleStatus trx={trx} />
             </td>
             <td>
               <MethodName value={trx.paymentMethod} />

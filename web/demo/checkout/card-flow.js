@@ -2,11 +2,12 @@
  * Paying by card: create the intent, load the vault's SDK, mount its hosted
  * fields, tokenize with the page's own pay button, confirm with the token.
  * Why a module: this is the flow that shows a seller how the vault keeps the
- * card number out of their page and server; the test cards list lives here.
+ * card number out of their page and server (the test cards: shared/test-cards.js).
  */
 import { api } from './api.js';
 import { mountCardFields, unmountCardFields } from '../../shared/card-fields.js';
-import { $, clear, node, show } from '../../shared/dom.js';
+import { $, show } from '../../shared/dom.js';
+import { renderTestCards as renderShared } from '../../shared/test-cards.js';
 import { money } from './format.js';
 import { t } from './i18n.js';
 import { createIntent, showStartError } from './order.js';
@@ -14,14 +15,6 @@ import { showResult } from './result.js';
 import { loadSdk } from './sdk-loader.js';
 import { state } from './state.js';
 import { clearError, setBusy, setStatus, showError } from './status.js';
-
-/** The sandbox's test cards and what the simulated acquirer answers for each. */
-const TEST_CARDS = [
-  { number: '4111 1111 1111 1111', outcome: 'approved' },
-  { number: '4111 1131 1111 0002', outcome: 'insufficient' },
-  { number: '4111 1131 1111 0069', outcome: 'expired' },
-  { number: '4111 1131 1111 0119', outcome: 'silent' },
-];
 
 export function unmountCard() {
   unmountCardFields(state.handle, $('card-fields'));
@@ -99,16 +92,5 @@ function confirmCard(intent, result) {
 }
 
 export function renderTestCards() {
-  const list = $('test-cards');
-  clear(list);
-  for (const c of TEST_CARDS) {
-    const li = node('li', null, 'test-card outcome-' + c.outcome);
-    li.appendChild(node('code', c.number));
-    li.appendChild(node('span', t('outcome_' + c.outcome), 'outcome'));
-    const copy = node('button', t('copy'), 'link-button copy');
-    copy.type = 'button';
-    copy.setAttribute('data-copy-text', c.number.replace(/\s/g, ''));
-    li.appendChild(copy);
-    list.appendChild(li);
-  }
+  renderShared($('test-cards'), t);
 }

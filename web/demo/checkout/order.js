@@ -5,6 +5,7 @@
  */
 import { api } from './api.js';
 import { $, clear, node, show } from '../../shared/dom.js';
+import { installmentsText } from '../../shared/installments.js';
 import { money, parseAmount } from './format.js';
 import { t } from './i18n.js';
 import { BOLETO_MIN_CENTS, DEFAULT_AMOUNT_CENTS, METHODS, state } from './state.js';
@@ -89,7 +90,7 @@ export function renderInstallments() {
   const cents = parseAmount($('amount').value) || DEFAULT_AMOUNT_CENTS;
   clear(select);
   for (let n = 1; n <= 12; n++) {
-    const label = n === 1 ? t('installmentOne') : t('installmentN', { n, each: money(Math.floor(cents / n)) });
+    const label = n === 1 ? t('installmentOne') : installmentsText(cents, n, t, money);
     const opt = node('option', label);
     opt.value = String(n);
     if (n === current) opt.selected = true;

@@ -4,6 +4,7 @@
  * every flow ends here, and a language change re-renders it.
  */
 import { $, clear, node, show } from '../../shared/dom.js';
+import { installmentsText } from '../../shared/installments.js';
 import { date, methodName, money, taxId } from './format.js';
 import { ownText, t } from './i18n.js';
 import { state } from './state.js';
@@ -37,7 +38,7 @@ export function showResult(trx) {
   $('result-id').textContent = trx.id;
   let method = methodName(trx.paymentMethod);
   if (card && card.last4) method += ' · ' + card.brand + ' •••• ' + card.last4;
-  if (trx.paymentMethod === 'CREDIT_CARD') method += ' · ' + trx.installments + 'x';
+  if (trx.paymentMethod === 'CREDIT_CARD') method += ' · ' + (trx.installments > 1 ? installmentsText(trx.amountCents, trx.installments, t, money) : '1x');
   $('result-method').textContent = method;
   $('result-amount').textContent = money(trx.amountCents);
   $('result-fee').textContent = money(trx.feeCents);
