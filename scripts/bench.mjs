@@ -10,8 +10,9 @@
 //   webhooks  events delivered per second with 1, 2, 4 `svc worker` processes, and the
 //             lag from state change to delivery (issue 4)           — scripts/bench/webhooks.mjs
 //   tokenize  vault POST /tokenize per second beside `openssl speed rsa2048` (issue 5)
-//   dashboard the dashboard's search p95 per kind of key and its CSV export's rows per second
-//             and memory, over one company with 1,000,000 transactions (issue 27) — scripts/bench/dashboard.mjs
+//   dashboard the dashboard's search p95 per kind of key, its home's p95 (issue 35) and its CSV
+//             export's rows per second and memory, over one company with 1,000,000 transactions
+//             (issue 27) — scripts/bench/dashboard.mjs
 // Env:
 //   BENCH_PARTS              parts to run, comma-separated (default http,pgbench,production,slow-psp,webhooks,tokenize,dashboard)
 //   BENCH_DATABASE_URL | TEST_DATABASE_URL  base URL used to create the scratch databases
@@ -122,7 +123,7 @@ async function main() {
   }
   if (webhooks) console.log(`\n-- Webhooks (issue 4) --\n${loadNote(webhooks)}\n${loadAfter(webhooks)}\n\n${webhooksReport(webhooks.result)}`);
   if (tokenize) console.log(`\n-- Tokenize (issue 5) --\n${loadNote(tokenize)}\n${loadAfter(tokenize)}\n\n${tokenizeReport(tokenize.result)}`);
-  if (dashboard) console.log(`\n-- Dashboard: search and CSV export (issue 27) --\n${loadNote(dashboard)}\n\n${dashboardReport(dashboard.result)}`);
+  if (dashboard) console.log(`\n-- Dashboard: search, home and CSV export (issues 27 and 35) --\n${loadNote(dashboard)}\n\n${dashboardReport(dashboard.result)}`);
 }
 
 try {

@@ -16,7 +16,7 @@ import { bundle } from './bundle.mjs';
 export const SERVICE_UNBUNDLED = new Set(['@electric-sql/pglite', '@fastify/swagger', 'ioredis', 'pino']);
 
 /** bin/svc.js's entry, and the modules the bench scripts (scripts/bench/) import from dist/ themselves. */
-const ENTRIES = ['cli', 'app', 'config', 'db/database', 'lib/aes-gcm', 'lib/clock', 'lib/ids', 'modules/vault/card-brands'].map((name) => `src/${name}.ts`);
+const ENTRIES = ['cli', 'app', 'config', 'db/database', 'db/migrations/022-daily-totals', 'lib/aes-gcm', 'lib/clock', 'lib/ids', 'modules/vault/card-brands'].map((name) => `src/${name}.ts`);
 
 /** Writes dist/ but its browser bundles (dist/web, scripts/build-web.mjs); resolves when written, rejects on a build error. */
 export async function buildService() {

@@ -17,6 +17,7 @@ import type {
   TransactionsTable,
   RefundsTable,
   ReceivablesTable,
+  DailyTotalsTable,
 } from './tables/sales.js';
 import type { EventsTable, WebhooksTable, WebhookDeliveriesTable, WebhookAttemptsTable, IdempotencyKeysTable } from './tables/delivery.js';
 import type { AcquirerChargesTable, ProviderChargesTable, ProviderNotificationsTable, ReceivedPaymentsTable } from './tables/providers.js';
@@ -61,6 +62,7 @@ export interface Database {
   payment_intents: PaymentIntentsTable;
   transactions: TransactionsTable;
   receivables: ReceivablesTable;
+  daily_totals: DailyTotalsTable;
   refunds: RefundsTable;
   events: EventsTable;
   idempotency_keys: IdempotencyKeysTable;

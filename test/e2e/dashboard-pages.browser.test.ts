@@ -218,7 +218,7 @@ describe('dashboard pages', () => {
       const cards = await page.locator('.cards').innerText();
       assert.match(cards, /R\$\s1\.234,56/);
       assert.match(cards, /A receber\s+R\$\s5\.555,55/);
-      assert.match(cards, /Pago\s+R\$\s4\.444,44/);
+      assert.match(cards, /Recebido\s+R\$\s4\.444,44/);
       assert.equal(await page.locator('svg[role="img"] rect.bar').count(), 30);
       assert.match(String(await page.getByRole('img', { name: /Valor pago por dia/ }).getAttribute('aria-labelledby')), /\S+ \S+/);
       assert.match(String(await page.locator('.chart desc').textContent()), /^Total de R\$\s/);

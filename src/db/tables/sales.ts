@@ -178,3 +178,20 @@ export interface ReceivablesTable {
   adjustment: ColumnType<'REFUND' | 'CHARGEBACK' | null, 'REFUND' | 'CHARGEBACK' | null | undefined, 'REFUND' | 'CHARGEBACK' | null>;
   refund_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** Per company, São Paulo day and shard: the sums the dashboard's home shows (modules/daily-totals; migration 022). */
+export interface DailyTotalsTable {
+  company_id: string;
+  /** YYYY-MM-DD: the day a sale was paid, a line is expected, or lines were settled (by column). */
+  day: string;
+  shard: number;
+  paid_count: ColumnType<number, number | undefined, number>;
+  paid_cents: ColumnType<number, number | undefined, number>;
+  fee_cents: ColumnType<number, number | undefined, number>;
+  refunded_count: ColumnType<number, number | undefined, number>;
+  refunded_cents: ColumnType<number, number | undefined, number>;
+  charged_back_count: ColumnType<number, number | undefined, number>;
+  charged_back_cents: ColumnType<number, number | undefined, number>;
+  to_receive_cents: ColumnType<number, number | undefined, number>;
+  received_cents: ColumnType<number, number | undefined, number>;
+}

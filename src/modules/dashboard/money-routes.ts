@@ -74,7 +74,7 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
       const { limit, cursor, ...filter } = request.query;
       const companyId = actorOf(request).companyId;
       const [page, totals] = await Promise.all([
-        services.receivables.listForCompany(companyId, { ...receivableFilter(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) }),
+        dashboard.receivables(companyId, { ...receivableFilter(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) }),
         services.receivables.totalsForCompany(companyId, receivableFilter(filter)),
       ]);
       return sendOutcome(reply, { ...withNextCursor(page), totals });

@@ -1,6 +1,6 @@
 /**
- * The dashboard's reads that no other module answers: the home page's sums
- * and a sale's timeline of events and webhook attempts. Reads only; every
+ * The dashboard's reads that no other module answers: the home page's pending
+ * sales, the installments of receivables' sales, and a sale's timeline of events and webhook attempts. Reads only; every
  * change goes through the owning module's service. The executor is always
  * the first parameter.
  */
@@ -12,58 +12,27 @@ export interface CountAndAmount {
   amount: number;
 }
 
-/** Paid sales in [from, to): by the (company_id, paid_at) index. */
-export async function paidBetween(ex: Db, companyId: string, from: Date, to: Date): Promise<CountAndAmount> {
+/**
+ * Sales made since `from` that are still PENDING: by a partial index of the
+ * PENDING ones (migration 022), which are only those whose payment window is
+ * open (the expiry worker cancels the rest), so it reads few rows.
+ */
+export async function pendingSince(ex: Db, companyId: string, from: Date): Promise<CountAndAmount> {
   const row = await ex
     .selectFrom('transactions')
     .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.coalesce(eb.fn.sum<number>('amount_cents'), sql<number>`0`).as('amount')])
     .where('company_id', '=', companyId)
-    .where('paid_at', '>=', from)
-    .where('paid_at', '<', to)
+    .where('status', '=', 'PENDING')
+    .where('created_at', '>=', from)
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), amount: Number(row.amount) };
 }
 
-/**
- * The paid amount of each day, `starts` the instants the days begin (one
- * more than the days: the end of the last): width_bucket gives the day of
- * each sale, so the zone's rules stay in the application (lib/sao-paulo-date).
- */
-export async function paidByDay(ex: Db, companyId: string, starts: Date[]): Promise<number[]> {
-  const rows = await ex
-    .selectFrom('transactions')
-    .select([sql<number>`width_bucket(paid_at, ${sql.val(starts.map((s) => s.toISOString()))}::timestamptz[])`.as('day'), (eb) => eb.fn.sum<number>('amount_cents').as('amount')])
-    .where('company_id', '=', companyId)
-    .where('paid_at', '>=', starts[0]!)
-    .where('paid_at', '<', starts[starts.length - 1]!)
-    .groupBy('day')
-    .execute();
-  const amounts = new Array<number>(starts.length - 1).fill(0);
-  for (const r of rows) amounts[Number(r.day) - 1] = Number(r.amount);
-  return amounts;
-}
-
-/** Sales made since `from`: those still pending, those with refunds, those charged back (count and amount of each). */
-export async function recentOutcomes(ex: Db, companyId: string, from: Date): Promise<{ pending: CountAndAmount; refunded: CountAndAmount; chargedBack: CountAndAmount }> {
-  const row = await ex
-    .selectFrom('transactions')
-    .select([
-      sql<number>`count(*) FILTER (WHERE status = 'PENDING')`.as('pendingCount'),
-      sql<number>`coalesce(sum(amount_cents) FILTER (WHERE status = 'PENDING'), 0)`.as('pendingAmount'),
-      sql<number>`count(*) FILTER (WHERE refunded_cents > 0)`.as('refundedCount'),
-      sql<number>`coalesce(sum(refunded_cents), 0)`.as('refundedAmount'),
-      sql<number>`count(*) FILTER (WHERE charged_back_at IS NOT NULL)`.as('chargedBackCount'),
-      sql<number>`coalesce(sum(charged_back_cents), 0)`.as('chargedBackAmount'),
-    ])
-    .where('company_id', '=', companyId)
-    .where('created_at', '>=', from)
-    .executeTakeFirstOrThrow();
-  const pair = (count: unknown, amount: unknown) => ({ count: Number(count), amount: Number(amount) });
-  return {
-    pending: pair(row.pendingCount, row.pendingAmount),
-    refunded: pair(row.refundedCount, row.refundedAmount),
-    chargedBack: pair(row.chargedBackCount, row.chargedBackAmount),
-  };
+/** How many installments each of these transactions has (Recebíveis shows a line as "1/3"). */
+export async function installmentsOf(ex: Db, companyId: string, transactionIds: string[]): Promise<Map<string, number>> {
+  if (transactionIds.length === 0) return new Map();
+  const rows = await ex.selectFrom('transactions').select(['id', 'installments']).where('company_id', '=', companyId).where('id', 'in', transactionIds).execute();
+  return new Map(rows.map((r) => [r.id, r.installments]));
 }
 
 /** A transaction's events, oldest first (at most `limit`). */

@@ -12,7 +12,9 @@ import { isDomainError, notFound, type Outcome } from '../../lib/domain-error.js
 import { isId } from '../../lib/ids.js';
 import { addDays, saoPauloDate, startOfSaoPauloDay } from '../../lib/sao-paulo-date.js';
 import type { Services } from '../../services.js';
+import { daysBetween, nextToReceive, receivableTotals, type DaySums } from '../daily-totals/index.js';
 import type { ResendResult } from '../events/service.js';
+import type { ReceivableListQuery } from '../receivables/index.js';
 import type { SearchQuery } from '../transactions/index.js';
 import { csvStream } from './csv.js';
 import * as repo from './repo.js';
@@ -20,6 +22,8 @@ import { RECEIVABLE_COLUMNS, receivableCells, TRANSACTION_COLUMNS, transactionCe
 
 /** Days the home page's chart and its "last 30 days" cover (today included). */
 const HOME_DAYS = 30;
+/** The expected dates A receber lists (the earliest with something to receive). */
+const NEXT_DATES = 5;
 /** A sale's page shows at most this many of its events (a sale has a handful: created, paid, refunds). */
 const TIMELINE_EVENTS = 50;
 
@@ -32,28 +36,56 @@ export interface DashboardServiceDeps {
 export class DashboardService {
   constructor(private readonly deps: DashboardServiceDeps) {}
 
-  /** The home page (docs/dashboard.md): São Paulo days, every one of the last HOME_DAYS present. */
+  /**
+   * The home page (docs/dashboard.md): São Paulo days, every one of the last
+   * HOME_DAYS present. Read from the daily totals (modules/daily-totals), a
+   * few rows per day whatever the number of sales, and the open PENDING sales.
+   */
   async home(companyId: string) {
-    const { db, clock, services } = this.deps;
+    const { db, clock } = this.deps;
     const now = clock.now();
     const today = saoPauloDate(now);
     const first = addDays(today, -(HOME_DAYS - 1));
+    const monthStart = `${today.slice(0, 8)}01`;
     const dates = Array.from({ length: HOME_DAYS }, (_, i) => addDays(first, i));
-    const starts = [...dates, addDays(today, 1)].map(startOfSaoPauloDay);
-    const [todayPaid, lastDays, outcomes, daily, receivables] = await Promise.all([
-      repo.paidBetween(db, companyId, startOfSaoPauloDay(today), starts[HOME_DAYS]!),
-      repo.paidBetween(db, companyId, starts[0]!, starts[HOME_DAYS]!),
-      repo.recentOutcomes(db, companyId, starts[0]!),
-      repo.paidByDay(db, companyId, starts),
-      services.receivables.totalsForCompany(companyId, {}),
+    const [days, pending, receivables, next] = await Promise.all([
+      daysBetween(db, companyId, monthStart < first ? monthStart : first, today),
+      repo.pendingSince(db, companyId, startOfSaoPauloDay(first)),
+      receivableTotals(db, companyId),
+      nextToReceive(db, companyId, NEXT_DATES),
     ]);
+    const byDay = new Map(days.map((d) => [d.day, d]));
+    const window = days.filter((d) => d.day >= first);
+    const month = days.filter((d) => d.day >= monthStart);
+    const tally = (list: DaySums[], count: (d: DaySums) => number, amount: (d: DaySums) => number) => ({
+      count: list.reduce((s, d) => s + count(d), 0),
+      amount: list.reduce((s, d) => s + amount(d), 0),
+    });
     return {
-      today: todayPaid,
-      last30Days: lastDays,
-      ...outcomes,
-      receivables: { toReceive: receivables.byStatus.PENDING, paid: receivables.byStatus.PAID },
-      daily: dates.map((date, i) => ({ date, amount: daily[i]! })),
+      today: tally(window.filter((d) => d.day === today), (d) => d.paidCount, (d) => d.paidCents),
+      last30Days: tally(window, (d) => d.paidCount, (d) => d.paidCents),
+      pending,
+      refunded: tally(window, (d) => d.refundedCount, (d) => d.refundedCents),
+      chargedBack: tally(window, (d) => d.chargedBackCount, (d) => d.chargedBackCents),
+      receivables: {
+        toReceive: receivables.toReceive,
+        paid: receivables.received,
+        receivedThisMonth: month.reduce((s, d) => s + d.receivedCents, 0),
+        next,
+      },
+      fees: { thisMonth: month.reduce((s, d) => s + d.feeCents, 0) },
+      daily: dates.map((date) => ({ date, amount: byDay.get(date)?.paidCents ?? 0 })),
     };
+  }
+
+  /**
+   * Recebíveis: by expected date, earliest first, each line with its sale's
+   * number of installments (`installmentCount`), so the page writes "1/3".
+   */
+  async receivables(companyId: string, q: Omit<ReceivableListQuery, 'order'>) {
+    const page = await this.deps.services.receivables.listForCompany(companyId, { ...q, order: 'expected' });
+    const counts = await repo.installmentsOf(this.deps.db, companyId, [...new Set(page.data.map((r) => r.transactionId))]);
+    return { ...page, data: page.data.map((r) => ({ ...r, installmentCount: counts.get(r.transactionId) ?? 1 })) };
   }
 
   /** A sale: the transaction, its split receivables, its refunds, and its events each with every webhook attempt. */

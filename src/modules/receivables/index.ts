@@ -1,2 +1,2 @@
-export { ReceivableService } from './service.js';
+export { ReceivableService, type ReceivableListQuery } from './service.js';
 export { receivableRoutes } from './routes.js';

@@ -1,5 +1,5 @@
 /** Receivable queries. The executor (pool or open transaction) is always the first parameter. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, NewReceivable, ReceivableRow } from '../../db/types.js';
 import { rowsToRead } from '../../lib/paging.js';
 
@@ -37,10 +37,12 @@ export interface ReceivableFilter {
   recipientDocument?: string | undefined;
   expectedOnFrom?: string | undefined;
   expectedOnTo?: string | undefined;
+  /** newest (the default): by id, newest first; expected: by expected date, then id, earliest first (the dashboard's Recebíveis). */
+  order?: 'newest' | 'expected' | undefined;
 }
 
 /** The company's receivables a filter selects, without its page: the list's conditions, once. */
-function receivablesWhere(ex: Ex, companyId: string, f: Omit<ReceivableFilter, 'limit' | 'startingAfter'>) {
+function receivablesWhere(ex: Ex, companyId: string, f: Omit<ReceivableFilter, 'limit' | 'startingAfter' | 'order'>) {
   let query = ex.selectFrom('receivables').where('company_id', '=', companyId);
   if (f.status) query = query.where('status', '=', f.status as 'PENDING' | 'PAID');
   if (f.recipientDocument) query = query.where('recipient_document', '=', f.recipientDocument);
@@ -58,20 +60,46 @@ export async function receivableTotals(ex: Ex, companyId: string, f: Omit<Receiv
   return rows.map((r) => ({ status: r.status, amount: Number(r.amount) }));
 }
 
-/** Newest first; keyset paging on the time-ordered id (lib/paging.ts). */
+/**
+ * Newest first, keyset paging on the time-ordered id (lib/paging.ts); or by
+ * expected date, keyset on (expected date, id), the cursor's date read from
+ * its row (an index of (company_id, expected_on, id), PENDING ones apart).
+ */
 export async function listReceivables(ex: Ex, companyId: string, f: ReceivableFilter): Promise<ReceivableRow[]> {
   let query = receivablesWhere(ex, companyId, f).selectAll();
+  if (f.order === 'expected') {
+    if (f.startingAfter) {
+      const cursor = sql<boolean>`(expected_on, id) > (SELECT c.expected_on, c.id FROM receivables c WHERE c.company_id = ${companyId} AND c.id = ${f.startingAfter})`;
+      query = query.where(cursor);
+    }
+    return query.orderBy('expected_on').orderBy('id').limit(rowsToRead(f.limit)).execute();
+  }
   if (f.startingAfter) query = query.where('id', '<', f.startingAfter);
   return query.orderBy('id', 'desc').limit(rowsToRead(f.limit)).execute();
 }
 
 /**
- * Marks PENDING receivables PAID: those due on or before `today`, optionally of one transaction.
+ * Marks PENDING receivables PAID: those due on or before `today`, or those of one transaction.
  * One UPDATE … WHERE status = 'PENDING': a row is paid exactly once however many workers run it.
+ * Answers what it paid by company and expected date (the daily totals' change), not row by row.
  */
-export async function settleReceivables(ex: Ex, at: Date, scope: { dueOnOrBefore: string } | { transactionId: string }): Promise<number> {
-  let query = ex.updateTable('receivables').set({ status: 'PAID', paid_at: at }).where('status', '=', 'PENDING');
-  query = 'transactionId' in scope ? query.where('transaction_id', '=', scope.transactionId) : query.where('expected_on', '<=', scope.dueOnOrBefore);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows);
+export async function settleReceivables(
+  ex: Ex,
+  at: Date,
+  scope: { dueOnOrBefore: string } | { transactionId: string },
+): Promise<{ companyId: string; expectedOn: string; amount: number; lines: number }[]> {
+  const rows = await ex
+    .with('settled', (db) => {
+      const query = db.updateTable('receivables').set({ status: 'PAID', paid_at: at }).where('status', '=', 'PENDING');
+      return ('transactionId' in scope ? query.where('transaction_id', '=', scope.transactionId) : query.where('expected_on', '<=', scope.dueOnOrBefore)).returning([
+        'company_id',
+        'expected_on',
+        'amount_cents',
+      ]);
+    })
+    .selectFrom('settled')
+    .select(['company_id', sql<string>`to_char(expected_on, 'YYYY-MM-DD')`.as('expectedOn'), sql<number>`sum(amount_cents)`.as('amount'), sql<number>`count(*)`.as('lines')])
+    .groupBy(['company_id', 'expected_on'])
+    .execute();
+  return rows.map((r) => ({ companyId: r.company_id, expectedOn: r.expectedOn, amount: Number(r.amount), lines: Number(r.lines) }));
 }

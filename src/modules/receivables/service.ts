@@ -15,6 +15,7 @@ import type { IdGenerator } from '../../lib/ids.js';
 import { saoPauloDate } from '../../lib/sao-paulo-date.js';
 import type { CreateIntentInput } from '../payment-intents/index.js';
 import { approvedDocuments, sellerProfile } from '../companies/index.js';
+import { addToDays, paidDeltas, reversalDeltas, settledDeltas } from '../daily-totals/index.js';
 import { distinctRecipientDocuments, splitError, unapprovedRecipientProblems, validateSplitRules, type SplitRuleInput } from '../split/index.js';
 import type { ReceivableReversal, ReceivablesPort, ReceivableView } from '../transactions/index.js';
 import * as repo from './repo.js';
@@ -29,6 +30,7 @@ export interface ReceivableListQuery {
   recipientDocument?: string;
   expectedOnFrom?: string;
   expectedOnTo?: string;
+  order?: 'newest' | 'expected';
 }
 
 export class ReceivableService implements ReceivablesPort {
@@ -54,9 +56,12 @@ export class ReceivableService implements ReceivablesPort {
     if (missing.length > 0) return splitError('SPLIT_RECIPIENT_NOT_FOUND', missing);
   };
 
+  /** The lines of a sale just paid, and the daily totals they and the sale change (the home page's, same transaction). */
   async onPaid(trx: Transaction<Database>, row: TransactionRow, at: Date): Promise<void> {
     const seller = await sellerProfile(trx, row.company_id);
-    await repo.insertReceivables(trx, receivableRows(row, seller.document, at, () => this.newId('rcv')));
+    const lines = receivableRows(row, seller.document, at, () => this.newId('rcv'));
+    await repo.insertReceivables(trx, lines);
+    await addToDays(trx, paidDeltas(row, at, lines));
   }
 
   /**
@@ -71,6 +76,17 @@ export class ReceivableService implements ReceivablesPort {
     const { changes, adjustments } = reversalRows(row, lines, reversal, at, () => this.newId('rcv'));
     await repo.reduceLines(trx, changes);
     await repo.insertReceivables(trx, adjustments);
+    // Last: the daily totals' rows are locked after the lines, as the settlement locks them (no crosswise wait).
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    await addToDays(
+      trx,
+      reversalDeltas(
+        row,
+        { kind: reversal.adjustment, amountCents: reversal.feeCents + reversal.amountCents, feeReturnedCents: reversal.feeCents },
+        changes.map((c) => ({ line: byId.get(c.id)!, amountCents: c.amountCents })),
+        adjustments,
+      ),
+    );
   }
 
   async listByTransaction(ex: Db, transactionIds: string[]): Promise<Map<string, ReceivableView[]>> {
@@ -107,14 +123,20 @@ export class ReceivableService implements ReceivablesPort {
     }
   }
 
-  /** Worker: pays every receivable whose expected date has come (São Paulo calendar). */
+  /** Worker: pays every receivable whose expected date has come (São Paulo calendar), and moves them to received in the daily totals. */
   async settleDue(): Promise<number> {
     const now = this.clock.now();
-    return repo.settleReceivables(this.db, now, { dueOnOrBefore: saoPauloDate(now) });
+    return this.db.transaction().execute((trx) => this.settle(trx, now, { dueOnOrBefore: saoPauloDate(now) }));
   }
 
   /** Sandbox: pays all of one transaction's receivables at once (inside the caller's transaction). */
   async settleTransaction(trx: Transaction<Database>, transactionId: string, at: Date): Promise<number> {
-    return repo.settleReceivables(trx, at, { transactionId });
+    return this.settle(trx, at, { transactionId });
+  }
+
+  private async settle(trx: Transaction<Database>, at: Date, scope: Parameters<typeof repo.settleReceivables>[2]): Promise<number> {
+    const groups = await repo.settleReceivables(trx, at, scope);
+    await addToDays(trx, settledDeltas(groups, saoPauloDate(at)));
+    return groups.reduce((n, g) => n + g.lines, 0);
   }
 }

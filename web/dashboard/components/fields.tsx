@@ -29,15 +29,21 @@ export function PasswordField({ label, inputRef, autoComplete, name, describedBy
   );
 }
 
-/** A filter's select: Todos first (no filter), then the values with their labels. */
+/**
+ * A filter's select: Todos first (no filter), then the values with their
+ * labels. The address's value is the option marked selected: a select has no
+ * `defaultValue` property, so that prop left a filtered list's select at Todos.
+ */
 export function FilterSelect({ label, name, value, options }: { label: string; name: string; value: string | undefined; options: readonly (readonly [string, string])[] }) {
   const { t } = useI18n();
   return (
     <Field label={label}>
-      <select name={name} defaultValue={value ?? ''}>
-        <option value="">{t('all')}</option>
+      <select name={name}>
+        <option value="" selected={!value}>
+          {t('all')}
+        </option>
         {options.map(([v, text]) => (
-          <option key={v} value={v}>
+          <option key={v} value={v} selected={v === value}>
             {text}
           </option>
         ))}

@@ -1,4 +1,10 @@
-/** Recebíveis: the receivables by expected date, filtered by status, recipient and period, with totals and Exportar CSV. */
+/**
+ * Recebíveis: the receivables by expected date, earliest first (the server's
+ * order), filtered by status, recipient and period, with totals and Exportar
+ * CSV. Each line's gross, fee and net under their names (Bruto, Tarifa,
+ * Líquido) and its installment as "1/3"; on a phone each line is a stack of
+ * labelled values, so the amounts are on the screen, not behind a scroll.
+ */
 import { get, query } from '../api.js';
 import { ErrorBox } from '../components/feedback.js';
 import { Field, FilterButtons, FilterSelect, PeriodFields } from '../components/fields.js';
@@ -12,15 +18,21 @@ import { money, taxId, when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { BASE, Link, navigate, useLocation } from '../router.js';
 import { useCan } from '../session.js';
+import type { ComponentChildren } from 'preact';
 
 interface Receivable {
   id?: string;
   transactionId?: string;
   recipientDocument: string;
   installment: number;
+  /** The sale's number of installments (the dashboard's list adds it). */
+  installmentCount?: number;
+  grossAmountCents?: number;
+  feeCents?: number;
   amountCents: number;
   expectedOn: string;
   status: string;
+  adjustment?: 'REFUND' | 'CHARGEBACK';
 }
 
 interface ReceivablePage extends Page<Receivable> {
@@ -29,6 +41,16 @@ interface ReceivablePage extends Page<Receivable> {
 
 const FILTERS = ['status', 'recipient', 'from', 'to'] as const;
 const STATUSES = ['PENDING', 'PAID'] as const;
+
+/** A cell with its column's name before the value, shown only where the row is a stack (a phone: the header row is then out of sight). */
+function Cell({ label, num, mono, children }: { label: string; num?: boolean; mono?: boolean; children: ComponentChildren }) {
+  return (
+    <td class={num ? 'num' : undefined}>
+      <span class="cell-label">{label}</span>
+      <span class={mono ? 'cell-value mono' : 'cell-value'}>{children}</span>
+    </td>
+  );
+}
 
 export function ReceivablesPage() {
   const { t, locale } = useI18n();
@@ -44,6 +66,18 @@ export function ReceivablesPage() {
     event.preventDefault();
     paging.reset();
     navigate(`${BASE}/receivables${query(formFilters(event.currentTarget as HTMLFormElement, FILTERS))}`);
+  };
+
+  const installment = (r: Receivable) => (r.adjustment ? t(`adjustment_${r.adjustment}`) : r.installmentCount ? `${r.installment}/${r.installmentCount}` : String(r.installment));
+  const columns = {
+    expectedOn: t('expectedOn'),
+    transaction: t('transaction'),
+    recipient: t('recipient'),
+    installment: t('installment'),
+    status: t('status'),
+    gross: t('gross'),
+    fee: t('fee'),
+    net: t('net'),
   };
 
   return (
@@ -74,21 +108,34 @@ export function ReceivablesPage() {
           ))}
         </section>
       )}
-      <Table columns={[t('expectedOn'), t('transaction'), t('recipient'), t('installments'), t('status'), [t('amount'), 'num']]}>
+      <Table
+        stacked
+        columns={[columns.expectedOn, columns.transaction, columns.recipient, columns.installment, columns.status, [columns.gross, 'num'], [columns.fee, 'num'], [columns.net, 'num']]}
+      >
         {list.data?.data.map((r, i) => (
           <tr key={r.id ?? i}>
-            <td>{when(r.expectedOn, locale)}</td>
-            <td class="mono">{r.transactionId ? <Link href={`${BASE}/transactions/${r.transactionId}`}>{r.transactionId}</Link> : ''}</td>
-            <td>{taxId(r.recipientDocument)}</td>
-            <td>{r.installment}</td>
-            <td>
+            <Cell label={columns.expectedOn}>{when(r.expectedOn, locale)}</Cell>
+            <Cell label={columns.transaction} mono>
+              {r.transactionId ? <Link href={`${BASE}/transactions/${r.transactionId}`}>{r.transactionId}</Link> : ''}
+            </Cell>
+            <Cell label={columns.recipient}>{taxId(r.recipientDocument)}</Cell>
+            <Cell label={columns.installment}>{installment(r)}</Cell>
+            <Cell label={columns.status}>
               <Status value={r.status} />
-            </td>
-            <td class="num">{money(r.amountCents, locale)}</td>
+            </Cell>
+            <Cell label={columns.gross} num>
+              {r.grossAmountCents === undefined ? '' : money(r.grossAmountCents, locale)}
+            </Cell>
+            <Cell label={columns.fee} num>
+              {r.feeCents === undefined ? '' : money(r.feeCents, locale)}
+            </Cell>
+            <Cell label={columns.net} num>
+              {money(r.amountCents, locale)}
+            </Cell>
           </tr>
         ))}
       </Table>
-      <ListEnd page={list.data} paging={paging} empty={t('noResults')} />
+      <ListEnd page={list.data} paging={paging} empty={t('receivablesEmpty')} />
     </>
   );
 }
