@@ -15,8 +15,9 @@ import { installInputGuard, jsonTextProblem } from './http/input-guard.js';
 import { API_GUIDE, API_VERSION } from './http/api-guide.js';
 import { installOpenApi } from './http/openapi.js';
 import { PT_BR_DOCUMENT } from './http/openapi-pt-br.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { installRateLimit, perMinuteCounter } from './http/rate-limit.js';
 import { requestLog } from './http/request-log.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 import { rootRoute } from './http/root.js';
 import { validatorCompiler } from './http/validation.js';
 import { lazySerializers } from './lib/lazy-serializers.js';
@@ -185,6 +186,7 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  installSecurityHeaders(app, deps.config.publicApiUrl);
 
   installErrorHandler(app, async (request) => request.idempotency?.release());
   installInputGuard(app);
@@ -224,7 +226,8 @@ export async function buildApp(deps: AppDeps, services = buildServices(deps)): P
   }
   demoRoutes(app, services, deps.config);
   // The dashboard's JSON API: every route behind the session guard built here (modules/users/guard.ts).
-  const guards = dashboardGuards(services.users, deps.config.publicApiUrl);
+  const perSession = perMinuteCounter(app, 'dashboard-session', deps.config.dashboardRequestsPerSessionPerMinute, (request) => request.dashboardSession?.idHash ?? request.ip);
+  const guards = dashboardGuards(services.users, deps.config.publicApiUrl, (request) => perSession.count(request));
   userRoutes(app, { users: services.users, guards, config: deps.config });
   auditRoutes(app, { audit: services.audit, guard: guards.guard });
   dashboardRoutes(app, { db: deps.db, clock: deps.clock, services, config: deps.config, guard: guards.guard, audit: services.audit });

@@ -231,3 +231,9 @@ test('the vault limits: 60 tokenize attempts per address per minute and 10 inten
   assert.equal(set.vaultIntentsPerCardPerHour, 3);
   assert.throws(() => loadConfig({ VAULT_INTENTS_PER_CARD_PER_HOUR: '0' }), /VAULT_INTENTS_PER_CARD_PER_HOUR/);
 });
+
+test('DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE: 600 by default, a whole number from 1', () => {
+  assert.equal(loadConfig({}).dashboardRequestsPerSessionPerMinute, 600);
+  assert.equal(loadConfig({ DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE: '42' }).dashboardRequestsPerSessionPerMinute, 42);
+  for (const value of ['0', 'x', '-3', '1.5', '1000001']) refusal({ DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE: value }, 'DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE');
+});

@@ -48,6 +48,8 @@ export interface Config {
   authFailuresPerIpPerMinute: number;
   /** Dashboard sign-in attempts (password, code, invitation) per client address per minute, then 429 (DASHBOARD_SIGNIN_PER_IP_PER_MINUTE). */
   dashboardSigninPerIpPerMinute: number;
+  /** Requests of one dashboard session per minute, then 429 (DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE). */
+  dashboardRequestsPerSessionPerMinute: number;
   /** Requests to the sandbox's /demo routes per client address per minute (DEMO_PER_IP_PER_MINUTE). */
   demoPerIpPerMinute: number;
   /**
@@ -364,6 +366,7 @@ export function loadConfig(env: Record<string, string | undefined>, reader: Conf
     payPagePerLinkPerMinute: integer(env, 'PAY_PAGE_PER_LINK_PER_MINUTE', 120, 1, 1_000_000),
     authFailuresPerIpPerMinute: integer(env, 'AUTH_FAILURES_PER_IP_PER_MINUTE', 30, 1, 1_000_000),
     dashboardSigninPerIpPerMinute: integer(env, 'DASHBOARD_SIGNIN_PER_IP_PER_MINUTE', 20, 1, 1_000_000),
+    dashboardRequestsPerSessionPerMinute: integer(env, 'DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE', 600, 1, 1_000_000),
     demoPerIpPerMinute: integer(env, 'DEMO_PER_IP_PER_MINUTE', 60, 1, 1_000_000),
     trustProxy: proxyAddresses(env, 'TRUST_PROXY'),
     databaseUrl,

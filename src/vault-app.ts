@@ -31,6 +31,7 @@ import { ERRORS } from './lib/i18n/messages/errors.js';
 import type { ChargeRecord } from './modules/providers/index.js';
 import { isInternalBearer, type NotChargedBody, type Tokenizer, type VaultAuthorization, type VaultClient, type VaultKeys } from './modules/vault/index.js';
 import { serveAsset } from './http/web-assets.js';
+import { installSecurityHeaders } from './http/security-headers.js';
 
 const TOKENIZE_BODY_LIMIT = 16 * 1024;
 const VAULT_GUIDE =
@@ -162,6 +163,7 @@ export async function buildVaultApp(deps: VaultAppDeps): Promise<FastifyInstance
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  installSecurityHeaders(app, deps.publicUrl);
   await installOpenApi(app, {
     title: 'Card vault',
     version: API_VERSION,

@@ -18,7 +18,7 @@
 //           at a time, each for another row
 //   home    p50/p95 of GET /dashboard/api/home, HOME_REQUESTS one at a time, its sums
 //           checked once against a direct count over the rows
-//   export  GET /dashboard/api/transactions.csv of every row, read and dropped as it
+//   export  GET /dashboard/api/transactions.csv?format=rfc4180 of every row, read and dropped as it
 //           comes: rows per second, and this process's RSS sampled every 100 ms
 import crypto from 'node:crypto';
 import { Pool } from 'undici';
@@ -82,7 +82,8 @@ export async function benchDashboard({ rows, searches }) {
   const handle = await openDatabase({ databaseUrl: url, timeouts: { statementTimeoutMs: 0, queryTimeoutMs: 0 } });
   onCleanup(() => handle.close());
   await migrate(handle.db);
-  const config = loadConfig({ DATABASE_URL: url, PUBLIC_API_URL: 'http://127.0.0.1' });
+  // One session makes every request, thousands a minute: its per-session limit is lifted.
+  const config = loadConfig({ DATABASE_URL: url, PUBLIC_API_URL: 'http://127.0.0.1', DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE: '1000000' });
   const internalKey = crypto.randomBytes(32);
   const deps = {
     config,
@@ -186,7 +187,8 @@ export async function benchDashboard({ rows, searches }) {
     const rss = [];
     const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 100);
     const started = performance.now();
-    const res = await pool.request({ method: 'GET', path: '/dashboard/api/transactions.csv', headers: { cookie } });
+    // The machine-readable form, which the figures in the README were taken of (the excel form costs about as much CPU).
+    const res = await pool.request({ method: 'GET', path: '/dashboard/api/transactions.csv?format=rfc4180', headers: { cookie } });
     let lines = 0;
     let bytes = 0;
     for await (const chunk of res.body) {
@@ -226,7 +228,7 @@ export function dashboardReport(r) {
   r.passes.forEach((e, i) => {
     lines.push(
       '',
-      `Export ${i + 1} of 2: GET /dashboard/api/transactions.csv, every row: ${fmt(e.seconds)} s, ${Math.round(e.rowsPerSecond).toLocaleString('en')} rows/s (target ≥ 50,000), ${fmt(e.megabytes, 0)} MB of CSV`,
+      `Export ${i + 1} of 2: GET /dashboard/api/transactions.csv?format=rfc4180, every row: ${fmt(e.seconds)} s, ${Math.round(e.rowsPerSecond).toLocaleString('en')} rows/s (target ≥ 50,000), ${fmt(e.megabytes, 0)} MB of CSV`,
       `  RSS of the process (API and client), ${e.samples} samples every 100 ms: min ${mb(e.rssMin)}, median ${mb(e.rssP50)}, max ${mb(e.rssMax)}`,
     );
   });

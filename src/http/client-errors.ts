@@ -68,6 +68,7 @@ function answerAndClose(socket: Socket, error: DomainError): void {
         'Content-Type: application/json; charset=utf-8\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${requestId}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
         'Connection: close\r\n\r\n' +
         body,
     );

@@ -46,7 +46,7 @@ export function isValidDate(date: string): boolean {
 const offsetFormatter = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Sao_Paulo', timeZoneName: 'longOffset' });
 
 /** Minutes east of UTC in São Paulo at an instant (-180 today; read from the zone database, not assumed). */
-function offsetMinutes(at: Date): number {
+export function saoPauloOffsetMinutes(at: Date): number {
   const name = offsetFormatter.formatToParts(at).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
   const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
   return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
@@ -55,5 +55,5 @@ function offsetMinutes(at: Date): number {
 /** The instant a São Paulo calendar day starts (00:00 local). */
 export function startOfSaoPauloDay(date: string): Date {
   const utcMidnight = Date.parse(`${date}T00:00:00Z`);
-  return new Date(utcMidnight - offsetMinutes(new Date(utcMidnight + 12 * 3_600_000)) * 60_000);
+  return new Date(utcMidnight - saoPauloOffsetMinutes(new Date(utcMidnight + 12 * 3_600_000)) * 60_000);
 }

@@ -191,19 +191,19 @@ for (const engine of engines()) {
         assert.deepEqual(await ids({ q: made.joao!.id }), []);
         assert.deepEqual(await ids({ q: 'maria' }), []);
         assertError(await t.dash({ method: 'GET', url: `/transactions/${made.joao!.id}` }), 404, 'NOT_FOUND');
-        const csv = await t.dash({ method: 'GET', url: '/transactions.csv' });
+        const csv = await t.dash({ method: 'GET', url: '/transactions.csv', query: { format: 'rfc4180' } });
         assert.equal(parseCsv(csv.body).length, 1, 'only the header');
       } finally {
         t.as('admin');
       }
     });
 
-    test('the CSV export is the selection of the list, row by row, every row (not one page)', async () => {
+    test('the CSV export (its rfc4180 form) is the selection of the list, row by row, every row (not one page)', async () => {
       for (const query of [{}, { q: 'maria' }, { status: 'PAID' }, { from: '2026-11-21' }, { paymentMethod: 'PIX', q: 'pedido-2' }] as Record<string, string>[]) {
-        const res = await t.dash({ method: 'GET', url: '/transactions.csv', query });
+        const res = await t.dash({ method: 'GET', url: '/transactions.csv', query: { ...query, format: 'rfc4180' } });
         assert.equal(res.statusCode, 200, res.body);
         assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
-        assert.match(String(res.headers['content-disposition']), /^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"$/);
+        assert.match(String(res.headers['content-disposition']), /^attachment; filename="transactions-[a-z0-9-]+\.csv"$/);
         const [header, ...rows] = parseCsv(res.body);
         assert.deepEqual(header, ['id', 'createdAt', 'paidAt', 'status', 'paymentMethod', 'installments', 'amountCents', 'feeCents', 'netAmountCents', 'refundedCents', 'referenceId', 'buyerName', 'buyerDocument', 'buyerEmail', 'paymentLinkId']);
         const listed = (await list({ limit: 100, ...query })).data;
@@ -230,7 +230,7 @@ for (const engine of engines()) {
           ]);
         });
       }
-      const all = await t.dash({ method: 'GET', url: '/transactions.csv' });
+      const all = await t.dash({ method: 'GET', url: '/transactions.csv', query: { format: 'rfc4180' } });
       assert.equal(parseCsv(all.body).length, 1 + 6);
       // Formula-like cells are quoted with a leading quote; a comma, a quote and a newline are quoted and doubled.
       assert.ok(all.body.includes(`"'=HYPERLINK(""http://x.example"",""click"")"`), all.body);
@@ -286,7 +286,7 @@ for (const engine of engines()) {
       const lines = await t.db.db.selectFrom('receivables').selectAll().where('company_id', '=', t.companyId).execute();
       const sum = (status: string) => lines.filter((l) => l.status === status).reduce((s, l) => s + l.amount_cents, 0);
       assert.deepEqual(body.totals, { amount: sum('PENDING') + sum('PAID'), byStatus: { PENDING: sum('PENDING'), PAID: sum('PAID') } });
-      const csv = await t.dash({ method: 'GET', url: '/receivables.csv', query: { status: 'PENDING' } });
+      const csv = await t.dash({ method: 'GET', url: '/receivables.csv', query: { status: 'PENDING', format: 'rfc4180' } });
       const [header, ...rows] = parseCsv(csv.body);
       assert.equal(header![0], 'id');
       assert.deepEqual(rows.map((r) => r[0]).sort(), lines.filter((l) => l.status === 'PENDING').map((l) => l.id).sort());

@@ -76,15 +76,32 @@ describe('dashboard money and developer pages against the service', () => {
     await page.getByLabel('Status').selectOption('PAID');
     await page.getByRole('button', { name: 'Filtrar' }).click();
     await page.waitForURL(/status=PAID/);
+    // The form Excel in Portuguese opens: a byte-order mark, `;`, the page's words, amounts in reais.
     const href = String(await page.getByRole('link', { name: 'Exportar CSV' }).getAttribute('href'));
-    const csv = await (await page.request.get(server.url + href)).text();
+    assert.equal(new URL(href, server.url).searchParams.get('lang'), 'pt-BR');
+    const exported = await page.request.get(server.url + href);
+    const bytes = await exported.body();
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf], 'UTF-8 with a BOM');
     const list = await page.request.get(`${server.url}/dashboard/api/transactions?status=PAID&limit=100`);
-    const listed = ((await list.json()) as Json).data.map((t: Json) => t.id);
-    const rows = csv.trim().split(/\r?\n/);
-    const idColumn = rows[0]!.split(',').indexOf('id');
-    assert.ok(idColumn >= 0, rows[0]);
-    assert.deepEqual(rows.slice(1).map((r) => r.split(',')[idColumn]).sort(), [...listed].sort());
+    const listed = ((await list.json()) as Json).data as Json[];
+    const rows = bytes.subarray(3).toString('utf8').trim().split(/\r?\n/).map((r) => r.split(';'));
+    const header = rows[0]!;
+    const [idColumn, statusColumn, amountColumn] = ['ID', 'Status', 'Valor (R$)'].map((name) => header.indexOf(name));
+    assert.ok(idColumn! >= 0 && statusColumn! >= 0 && amountColumn! >= 0, header.join(';'));
+    assert.deepEqual(rows.slice(1).map((r) => r[idColumn!]).sort(), listed.map((t) => t.id).sort());
+    assert.deepEqual(new Set(rows.slice(1).map((r) => r[statusColumn!])), new Set(['Pago']));
+    const amountOf = new Map(listed.map((t) => [t.id, `${Math.floor(t.amountCents / 100)},${String(t.amountCents % 100).padStart(2, '0')}`]));
+    for (const r of rows.slice(1)) assert.equal(r[amountColumn!], amountOf.get(r[idColumn!]));
     assert.equal(listed.length, 2);
+    // In English, the page asks for English words: headers and statuses.
+    await page.getByRole('button', { name: 'English' }).click();
+    const englishHref = String(await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href'));
+    assert.equal(new URL(englishHref, server.url).searchParams.get('lang'), 'en');
+    const english = (await (await page.request.get(server.url + englishHref)).text()).replace(/^\uFEFF/, '').trim().split(/\r?\n/).map((r) => r.split(';'));
+    assert.deepEqual(english[0]!.slice(0, 4), ['ID', 'Date', 'Paid at', 'Status']);
+    assert.deepEqual(new Set(english.slice(1).map((r) => r[3])), new Set(['Paid']));
+    await page.getByRole('button', { name: 'Português' }).click();
+    await page.getByRole('link', { name: 'Exportar CSV' }).waitFor();
 
     // A refund: a double click on Confirmar reembolso refunds 10,00 once.
     await page.getByRole('link', { name: maria.id }).click();

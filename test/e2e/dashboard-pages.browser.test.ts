@@ -254,6 +254,7 @@ describe('dashboard pages', () => {
       assert.equal(csv.pathname, '/dashboard/api/transactions.csv');
       assert.equal(csv.searchParams.get('q'), '529.982.247-25');
       assert.equal(csv.searchParams.get('status'), 'PAID');
+      assert.equal(csv.searchParams.get('lang'), 'pt-BR', "the page's language, for the export's words");
       const listed = calls.filter((c) => c.path === '/transactions').at(-1);
       assert.ok(listed);
       await check('transactions');

@@ -7,6 +7,7 @@ import type { AuditRecorder } from '../audit/entry.js';
 import type { DashboardGuard } from '../users/guard.js';
 
 export { DASHBOARD_API } from '../users/guard.js';
+import type { ExportSlots } from './exports.js';
 import type { DashboardService } from './service.js';
 
 export interface DashboardDeps {
@@ -18,5 +19,5 @@ export interface DashboardDeps {
   audit: AuditRecorder;
 }
 
-/** What each route group takes: the dependencies and the dashboard's own service. */
-export type RouteDeps = DashboardDeps & { dashboard: DashboardService };
+/** What each route group takes: the dependencies, the dashboard's own service and its exports' slots. */
+export type RouteDeps = DashboardDeps & { dashboard: DashboardService; exports: ExportSlots };

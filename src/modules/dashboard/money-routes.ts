@@ -5,7 +5,8 @@ import { IdParams } from '../../http/common-schemas.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { CreateLinkBody } from '../payment-links/index.js';
 import { qrCodePngBase64 } from '../pix/index.js';
-import { actorOf, audited, csvAttachment } from './http.js';
+import { actorOf, audited, periodFailure } from './http.js';
+import { sendExport } from './exports.js';
 import { sendOutcome } from '../../http/respond.js';
 import { withNextCursor } from '../../lib/paging.js';
 import { DASHBOARD_API, type RouteDeps } from './deps.js';
@@ -23,7 +24,7 @@ const receivableFilter = (q: ReceivablesFilter) => ({
 });
 
 export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { guard, services, dashboard, audit, db, clock } = deps;
+  const { guard, services, dashboard, audit, db, clock, exports } = deps;
 
   app.get<{ Querystring: Static<typeof LinksQuery> }>(
     `${DASHBOARD_API}/payment-links`,
@@ -72,6 +73,8 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { preHandler: guard('receivables.read'), schema: { hide, querystring: ReceivablesQuery } },
     async (request, reply) => {
       const { limit, cursor, ...filter } = request.query;
+      const invalid = periodFailure(filter);
+      if (invalid) return sendOutcome(reply, invalid);
       const companyId = actorOf(request).companyId;
       const [page, totals] = await Promise.all([
         dashboard.receivables(companyId, { ...receivableFilter(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) }),
@@ -84,11 +87,11 @@ export function moneyRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get<{ Querystring: Static<typeof ReceivablesCsvQuery> }>(
     `${DASHBOARD_API}/receivables.csv`,
     { preHandler: guard('exports'), schema: { hide, querystring: ReceivablesCsvQuery } },
-    async (request, reply) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', csvAttachment('receivables', clock.now()))
-        .header('cache-control', 'no-store')
-        .send(dashboard.receivablesCsv(actorOf(request).companyId, receivableFilter(request.query))),
+    async (request, reply) => {
+      const { format = 'excel', lang = 'pt-BR', ...filter } = request.query;
+      return sendExport(reply, exports, { what: 'receivables', period: filter, format, language: lang, now: clock.now() }, () =>
+        dashboard.receivablesCsv(actorOf(request).companyId, receivableFilter(filter), format, lang),
+      );
+    },
   );
 }

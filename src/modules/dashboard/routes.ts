@@ -7,12 +7,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { DashboardDeps, RouteDeps } from './deps.js';
 import { developerRoutes } from './developer-routes.js';
+import { exportSlots } from './exports.js';
 import { moneyRoutes } from './money-routes.js';
 import { salesRoutes } from './sales-routes.js';
 import { DashboardService } from './service.js';
 
 export function dashboardRoutes(app: FastifyInstance, deps: DashboardDeps): void {
-  const all: RouteDeps = { ...deps, dashboard: new DashboardService(deps) };
+  const all: RouteDeps = { ...deps, dashboard: new DashboardService(deps), exports: exportSlots(app, deps.config.redisUrl) };
   salesRoutes(app, all);
   moneyRoutes(app, all);
   developerRoutes(app, all);

@@ -5,7 +5,8 @@ import { IdParams } from '../../http/common-schemas.js';
 import { respond, sendOutcome } from '../../http/respond.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { RefundSchema } from '../refunds/index.js';
-import { actorOf, audited, claimIdempotencyKey, csvAttachment } from './http.js';
+import { actorOf, audited, claimIdempotencyKey, periodFailure } from './http.js';
+import { sendExport } from './exports.js';
 import { withNextCursor } from '../../lib/paging.js';
 import { DASHBOARD_API, type RouteDeps } from './deps.js';
 import { RefundBody, TransactionsCsvQuery, TransactionsQuery, type TransactionsFilter } from './schemas.js';
@@ -22,7 +23,7 @@ const searchOf = (q: TransactionsFilter) => ({
 });
 
 export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
-  const { guard, services, dashboard, audit, db, config, clock } = deps;
+  const { guard, services, dashboard, audit, db, config, clock, exports } = deps;
 
   app.get(`${DASHBOARD_API}/home`, { preHandler: guard('sales.read'), schema: { hide } }, async (request, reply) =>
     sendOutcome(reply, await dashboard.home(actorOf(request).companyId)),
@@ -33,6 +34,8 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
     { preHandler: guard('sales.read'), schema: { hide, querystring: TransactionsQuery } },
     async (request, reply) => {
       const { limit, cursor, ...filter } = request.query;
+      const invalid = periodFailure(filter);
+      if (invalid) return sendOutcome(reply, invalid);
       const page = await services.transactions.search(actorOf(request).companyId, { ...searchOf(filter), ...(limit ? { limit } : {}), ...(cursor ? { startingAfter: cursor } : {}) });
       return sendOutcome(reply, withNextCursor(page));
     },
@@ -41,12 +44,12 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get<{ Querystring: Static<typeof TransactionsCsvQuery> }>(
     `${DASHBOARD_API}/transactions.csv`,
     { preHandler: guard('exports'), schema: { hide, querystring: TransactionsCsvQuery } },
-    async (request, reply) =>
-      reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', csvAttachment('transactions', clock.now()))
-        .header('cache-control', 'no-store')
-        .send(dashboard.transactionsCsv(actorOf(request).companyId, searchOf(request.query))),
+    async (request, reply) => {
+      const { format = 'excel', lang = 'pt-BR', ...filter } = request.query;
+      return sendExport(reply, exports, { what: 'transactions', period: filter, format, language: lang, now: clock.now() }, () =>
+        dashboard.transactionsCsv(actorOf(request).companyId, searchOf(filter), format, lang),
+      );
+    },
   );
 
   app.get<{ Params: Static<typeof IdParams> }>(

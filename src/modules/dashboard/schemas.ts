@@ -8,6 +8,7 @@ import { PageLimit } from '../../http/common-schemas.js';
 import { SCOPES } from '../companies/api-keys.js';
 import { EVENT_TYPES } from '../events/index.js';
 import { PAYMENT_METHODS, REFUND_STATES, TRANSACTION_STATUSES } from '../transactions/index.js';
+import { CSV_FORMATS } from './rules.js';
 
 const Cursor = (prefix: string) => Type.Optional(Type.String({ pattern: `^${prefix}_[0-9a-z]{1,40}$` }));
 const SaoPauloDate = Type.Optional(Type.String({ format: 'date', description: 'a São Paulo calendar date, included' }));
@@ -21,8 +22,14 @@ const transactionFilters = {
   q: Type.Optional(Type.String({ maxLength: 200, description: 'the search box (transactions/search.ts)' })),
 };
 
+/** An export's form (rules.ts): `excel` by default, `rfc4180` for programs; `lang`, the page's language (the excel form's words). */
+const csvOptions = {
+  format: Type.Optional(Type.Enum(CSV_FORMATS, { description: 'excel (default): `;`, BOM, reais, São Paulo times, words in `lang`; rfc4180: `,`, centavos, ISO UTC, English' })),
+  lang: Type.Optional(Type.Enum(['pt-BR', 'en'], { description: "the page's language, pt-BR by default" })),
+};
+
 export const TransactionsQuery = Type.Object({ ...transactionFilters, limit: PageLimit, cursor: Cursor('trx') }, { additionalProperties: false });
-export const TransactionsCsvQuery = Type.Object(transactionFilters, { additionalProperties: false });
+export const TransactionsCsvQuery = Type.Object({ ...transactionFilters, ...csvOptions }, { additionalProperties: false });
 export type TransactionsFilter = Static<typeof TransactionsCsvQuery>;
 
 export const RefundBody = Type.Object(
@@ -42,7 +49,7 @@ const receivableFilters = {
   to: Type.Optional(Type.String({ format: 'date', description: 'expected on or before' })),
 };
 export const ReceivablesQuery = Type.Object({ ...receivableFilters, limit: PageLimit, cursor: Cursor('rcv') }, { additionalProperties: false });
-export const ReceivablesCsvQuery = Type.Object(receivableFilters, { additionalProperties: false });
+export const ReceivablesCsvQuery = Type.Object({ ...receivableFilters, ...csvOptions }, { additionalProperties: false });
 export type ReceivablesFilter = Static<typeof ReceivablesCsvQuery>;
 
 export const CreateKeyBody = Type.Object(

@@ -18,7 +18,8 @@ import type { ReceivableListQuery } from '../receivables/index.js';
 import type { SearchQuery } from '../transactions/index.js';
 import { csvStream } from './csv.js';
 import * as repo from './repo.js';
-import { RECEIVABLE_COLUMNS, receivableCells, TRANSACTION_COLUMNS, transactionCells, type ReceivableFilter } from './rules.js';
+import { receivablesLayout, transactionsLayout, type CsvFormat, type ReceivableFilter } from './rules.js';
+import type { Language } from '../../lib/i18n/language.js';
 
 /** Days the home page's chart and its "last 30 days" cover (today included). */
 const HOME_DAYS = 30;
@@ -111,14 +112,16 @@ export class DashboardService {
     return { transaction, receivables: transaction.split.receivables, refunds: isDomainError(refunds) ? [] : refunds.data, timeline };
   }
 
-  /** Every transaction the filters and the search select, as a CSV stream (read in keyset batches as it is sent). */
-  transactionsCsv(companyId: string, q: Omit<SearchQuery, 'limit' | 'startingAfter'>): Readable {
-    return csvStream(TRANSACTION_COLUMNS, this.deps.services.transactions.exportRows(companyId, q), transactionCells);
+  /** Every transaction the filters and the search select, as a CSV stream in `format` (read in keyset batches as it is sent). */
+  transactionsCsv(companyId: string, q: Omit<SearchQuery, 'limit' | 'startingAfter'>, format: CsvFormat, language: Language): Readable {
+    const { header, line, dialect } = transactionsLayout(format, language);
+    return csvStream(header, this.deps.services.transactions.exportRows(companyId, q), line, dialect);
   }
 
-  /** Every receivable line the filters select, as a CSV stream. */
-  receivablesCsv(companyId: string, q: ReceivableFilter): Readable {
-    return csvStream(RECEIVABLE_COLUMNS, this.deps.services.receivables.exportLines(companyId, q), receivableCells);
+  /** Every receivable line the filters select, as a CSV stream in `format`. */
+  receivablesCsv(companyId: string, q: ReceivableFilter, format: CsvFormat, language: Language): Readable {
+    const { header, line, dialect } = receivablesLayout(format, language);
+    return csvStream(header, this.deps.services.receivables.exportLines(companyId, q), line, dialect);
   }
 
   /** Sends a delivery's event to its registration again (a new delivery, as POST /v2/events/{id}/resend does). */

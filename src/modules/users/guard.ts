@@ -71,7 +71,15 @@ export interface DashboardGuards {
   cookieName: string;
 }
 
-export function dashboardGuards(users: UserService, publicApiUrl: string): DashboardGuards {
+/**
+ * Counts a signed-in request against its session's allowance
+ * (DASHBOARD_REQUESTS_PER_SESSION_PER_MINUTE, http/rate-limit.ts's counter:
+ * in Redis when REDIS_URL is set, so every process shares it); answers the
+ * 429 once the session is past it.
+ */
+export type SessionLimit = (request: FastifyRequest) => Promise<AppError | undefined>;
+
+export function dashboardGuards(users: UserService, publicApiUrl: string, perSession?: SessionLimit): DashboardGuards {
   const origin = new URL(publicApiUrl).origin;
   const cookieName = sessionCookieName(publicApiUrl);
 
@@ -84,6 +92,10 @@ export function dashboardGuards(users: UserService, publicApiUrl: string): Dashb
   const signedIn = async (request: FastifyRequest): Promise<LiveSession> => {
     const live = await users.sessions.live(cookieValue(request, cookieName));
     if (!live) throw new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.noSession);
+    // Counted per session (the limit's key), before anything the request asks: one page in a loop, or a script with a stolen cookie, cannot take the service's capacity.
+    request.dashboardSession = live;
+    const refusal = await perSession?.(request);
+    if (refusal) throw refusal;
     if (CHANGES.has(request.method)) {
       checkOrigin(request);
       const token = request.headers[CSRF_HEADER];

@@ -26,7 +26,7 @@ export function PageHead({ title, level = 1, id, action, children }: PageHeadPro
   );
 }
 
-/** Exportar CSV: a plain link to the export, so the browser downloads the server's stream. */
+/** Exportar CSV: a plain link to the export (with the page's language, for its headers and statuses), so the browser downloads the server's stream. */
 export function ExportLink({ href, label }: { href: string; label: string }) {
   return (
     <a class="button secondary" href={href} download>

@@ -82,7 +82,7 @@ export function ReceivablesPage() {
 
   return (
     <>
-      <PageHead title={t('receivablesTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/receivables.csv${key}`} label={t('exportCsv')} />}</PageHead>
+      <PageHead title={t('receivablesTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/receivables.csv${query({ ...apiFilters(filters), lang: locale })}`} label={t('exportCsv')} />}</PageHead>
       <form class="filters" onSubmit={apply} key={where.query.toString()}>
         <FilterSelect label={t('status')} name="status" value={filters.status} options={STATUSES.map((s) => [s, t(`status_${s}`)] as const)} />
         <Field label={t('recipient')}>

@@ -67,7 +67,7 @@ export function TransactionsPage() {
 
   return (
     <>
-      <PageHead title={t('transactionsTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/transactions.csv${key}`} label={t('exportCsv')} />}</PageHead>
+      <PageHead title={t('transactionsTitle')}>{can('exports') && <ExportLink href={`/dashboard/api/transactions.csv${query({ ...selection, lang: locale })}`} label={t('exportCsv')} />}</PageHead>
       <form class="filters" onSubmit={apply} key={where.query.toString()}>
         <Field label={t('search')} grow>
           <input type="search" name="q" defaultValue={filters.q ?? ''} maxLength={200} placeholder={t('searchHint')} />

@@ -131,6 +131,10 @@ export const ERRORS = {
       en: (p: { max: number; seconds: number }) => `Rate limit of ${p.max} requests per second reached; retry after ${p.seconds} s`,
       'pt-BR': (p) => `Limite de ${p.max} requisições por segundo atingido; tente novamente após ${p.seconds} s`,
     }),
+    exportRunning: {
+      en: 'Another export of yours is still running: one at a time; wait for it to finish, then try again',
+      'pt-BR': 'Outra exportação sua ainda está em andamento: uma por vez; aguarde o fim dela e tente novamente',
+    },
     cardAttemptsFromAddress: {
       en: 'Too many card attempts from this address; wait a minute',
       'pt-BR': 'Tentativas de cartão demais deste endereço; aguarde um minuto',

@@ -75,6 +75,10 @@ export const PROBLEMS = {
   oneInstallment: { en: 'must be 1 for PIX and BOLETO', 'pt-BR': 'deve ser 1 para PIX e BOLETO' },
   onlyWith: template({ en: (p: { method: string }) => `is only valid with ${p.method}`, 'pt-BR': (p) => `só vale com ${p.method}` }),
   date: { en: 'must be a date YYYY-MM-DD', 'pt-BR': 'deve ser uma data AAAA-MM-DD' },
+  dateBetween: template({
+    en: (p: { first: string; last: string }) => `must be a date from ${p.first} to ${p.last}`,
+    'pt-BR': (p) => `deve ser uma data de ${p.first} a ${p.last}`,
+  }),
   past: { en: 'must not be in the past', 'pt-BR': 'não pode estar no passado' },
   daysAhead: template({ en: (p: { limit: number }) => `must be at most ${p.limit} days ahead`, 'pt-BR': (p) => `deve estar no máximo ${p.limit} dias à frente` }),
   switchedOff: template({
