@@ -27,7 +27,7 @@ import type { IdGenerator } from './lib/ids.js';
 import type { Services } from './services.js';
 import type { Providers } from './modules/providers/index.js';
 import { AuditLog, auditRoutes } from './modules/audit/index.js';
-import { CompanyService, keyFormat } from './modules/companies/index.js';
+import { CompanyService, keyFormat, shownKeyPrefix, type KeyRecord } from './modules/companies/index.js';
 import { dashboardPageRoutes, dashboardRoutes } from './modules/dashboard/index.js';
 import { demoRoutes } from './modules/demo/index.js';
 import { PaymentIntentService, paymentIntentRoutes, VaultNotices } from './modules/payment-intents/index.js';
@@ -38,9 +38,20 @@ import { IncomingPayments, notificationRoutes } from './modules/incoming-payment
 import { ReceivableService, receivableRoutes } from './modules/receivables/index.js';
 import { RefundService, refundRoutes, sandboxRefundRoutes } from './modules/refunds/index.js';
 import { sandboxTransactionRoutes, storedViewForm, TransactionService, transactionRoutes } from './modules/transactions/index.js';
-import { dashboardGuards, UserService, userRoutes, type ScryptParams } from './modules/users/index.js';
+import { dashboardGuards, UserService, userRoutes, type MemberCredentialList, type MemberCredentials, type ScryptParams } from './modules/users/index.js';
 import type { VaultClient } from './modules/vault/index.js';
-import { DeliveryWorker, httpSender, systemResolver, webhookDocs, webhookFanOut, WebhookService, webhookRoutes, type Resolver, type Sender } from './modules/webhooks/index.js';
+import {
+  DeliveryWorker,
+  httpSender,
+  shownWebhookUrl,
+  systemResolver,
+  webhookDocs,
+  webhookFanOut,
+  WebhookService,
+  webhookRoutes,
+  type Resolver,
+  type Sender,
+} from './modules/webhooks/index.js';
 
 export type { Services };
 
@@ -72,6 +83,23 @@ export interface AppDeps {
   passwordParams?: ScryptParams;
 }
 
+/**
+ * A member's keys and webhooks for their removal (users/team.ts): the
+ * companies and webhooks modules list or revoke those the member made, in the
+ * removal's transaction. Joined here so that the users module imports neither.
+ */
+function memberCredentials(companies: CompanyService, webhooks: WebhookService): MemberCredentials {
+  const listed = (keys: KeyRecord[], hooks: { id: string; url: string }[]): MemberCredentialList => ({
+    keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: shownKeyPrefix(k.environment, k.hint) })),
+    // An admin (who removes members) has developers.read: the URL without its query.
+    webhooks: hooks.map((h) => ({ id: h.id, url: shownWebhookUrl(h.url, true) })),
+  });
+  return {
+    of: async (ex, companyId, userId) => listed(await companies.activeKeysBy(companyId, userId, ex), await webhooks.activeBy(companyId, userId, ex)),
+    revoke: async (ex, companyId, userId) => listed(await companies.revokeKeysBy(companyId, userId, ex), await webhooks.removeBy(companyId, userId, ex)),
+  };
+}
+
 export function buildServices(deps: AppDeps): Services {
   const { db, clock, newId, providers, config, sealer } = deps;
   const idempotency = new IdempotencyService({ db, clock, sealer, statusOf, storedForm: storedViewForm });
@@ -99,9 +127,11 @@ export function buildServices(deps: AppDeps): Services {
   });
   const allowLoopback = config.webhookAllowLoopback;
   const audit = new AuditLog(db, clock, newId);
+  const companies = new CompanyService(db, clock, newId, config.env);
+  const webhooks = new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver });
   return {
     idempotency,
-    companies: new CompanyService(db, clock, newId, config.env),
+    companies,
     transactions,
     intents,
     vaultNotices,
@@ -109,7 +139,7 @@ export function buildServices(deps: AppDeps): Services {
     paymentPages: new PaymentPageService({ db, clock, intents, transactions, receipts: new ReceiptTokens(deps.internalKey), publicApiUrl: config.publicApiUrl }),
     receivables,
     refunds: new RefundService({ db, clock, newId, providers, transactions, outbox }),
-    webhooks: new WebhookService({ db, clock, newId, sealer, allowLoopback, resolve: deps.resolve ?? systemResolver }),
+    webhooks,
     events: new EventService({ db, clock, fanOut }),
     deliveries: new DeliveryWorker({
       db,
@@ -138,6 +168,7 @@ export function buildServices(deps: AppDeps): Services {
       audit,
       env: config.env,
       publicApiUrl: config.publicApiUrl,
+      credentials: memberCredentials(companies, webhooks),
       ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
     }),
     audit,

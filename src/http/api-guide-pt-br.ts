@@ -8,7 +8,10 @@ Cobre compradores por cartão, Pix e boleto, divida cada venda entre contas e ac
 **Autenticação.** Toda rota /v2 recebe \`Authorization: Bearer <API_KEY>\`. Chaves de sandbox começam com \`svc_test_\`, chaves
 de produção com \`svc_live_\`; uma chave do outro ambiente é recusada (401 UNAUTHORIZED, com \`WWW-Authenticate: Bearer\`).
 Escopos: \`payments:read\`, \`payments:write\`, \`webhooks:read\`, \`webhooks:write\`; uma chave emitida sem escopos tem todos;
-sem o escopo, 403 FORBIDDEN. Uma chave revogada é recusada em até 5 segundos.
+sem o escopo, 403 FORBIDDEN. \`payments:read\` contém os mais estreitos \`charges:read\` (intenções, transações, reembolsos),
+\`links:read\` e \`receivables:read\`; \`payments:write\` contém \`charges:write\` (criar, confirmar, cancelar intenções),
+\`refunds:write\` e \`links:write\`; as rotas de sandbox exigem o próprio \`payments:write\`. Uma chave criada no painel tem
+no máximo os escopos que o papel de quem a criou pode conceder. Uma chave revogada é recusada em até 5 segundos.
 
 **Erros.** Todo erro é \`{code, message, details?}\`; com \`Accept-Language: pt-BR\` as mensagens vêm em português
 (\`code\` e \`field\` nunca mudam). \`details\` nomeia cada campo inválido (\`buyer.email\`,

@@ -19,7 +19,10 @@ Charge buyers by card, Pix and boleto, split each sale among accounts, and follo
 **Authentication.** Every /v2 route takes \`Authorization: Bearer <API_KEY>\`. Sandbox keys start with \`svc_test_\`, production
 keys with \`svc_live_\`; a key of the other environment is refused (401 UNAUTHORIZED, with \`WWW-Authenticate: Bearer\`).
 Scopes: \`payments:read\`, \`payments:write\`, \`webhooks:read\`, \`webhooks:write\`; a key issued without scopes has them all;
-a missing scope is 403 FORBIDDEN. A revoked key is refused within 5 seconds.
+a missing scope is 403 FORBIDDEN. \`payments:read\` holds the narrower \`charges:read\` (intents, transactions, refunds),
+\`links:read\` and \`receivables:read\`; \`payments:write\` holds \`charges:write\` (create, confirm, cancel intents),
+\`refunds:write\` and \`links:write\`; the sandbox routes need \`payments:write\` itself. A key made in the dashboard has
+at most the scopes its creator's role may grant. A revoked key is refused within 5 seconds.
 
 **Errors.** Every error is \`{code, message, details?}\`; with \`Accept-Language: pt-BR\` its messages are in Portuguese
 (\`code\` and \`field\` never change). \`details\` names each invalid field (\`buyer.email\`,

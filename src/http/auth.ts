@@ -27,7 +27,7 @@ import { SingleFlight } from '../lib/single-flight.js';
 import { ERRORS } from '../lib/i18n/messages/errors.js';
 import { AppError } from './errors.js';
 import { perMinuteCounter } from './rate-limit.js';
-import type { Scope } from './scopes.js';
+import { SCOPE_PARTS, scopeAllows, type Scope } from './scopes.js';
 
 export interface AuthContext {
   companyId: string;
@@ -128,8 +128,9 @@ export function installAuth(app: FastifyInstance, { env, keys, clock, failuresPe
     }
     const found = await find(keys.hash(token));
     if (!found || !works(found)) return fail(request, new AppError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.invalidKey));
-    if (found.scopes && !found.scopes.includes(scope)) {
-      throw new AppError('FORBIDDEN', ERRORS.FORBIDDEN.missingScope({ scope }));
+    if (!scopeAllows(found.scopes, scope)) {
+      const broad = (Object.keys(SCOPE_PARTS) as Scope[]).find((s) => SCOPE_PARTS[s]!.includes(scope));
+      throw new AppError('FORBIDDEN', broad ? ERRORS.FORBIDDEN.missingScopeOr({ scope, broad }) : ERRORS.FORBIDDEN.missingScope({ scope }));
     }
     request.auth = { companyId: found.companyId, keyId: found.keyId, scopes: found.scopes };
   });

@@ -6,7 +6,7 @@
  */
 import { pooledRandomBytes } from './pooled-random.js';
 
-export const ID_PREFIXES = ['pi', 'trx', 'cmp', 'key', 'whk', 'evt', 'rcv', 'dlv', 'att', 'tok', 'plink', 'rf', 'usr', 'aud'] as const;
+export const ID_PREFIXES = ['pi', 'trx', 'cmp', 'key', 'whk', 'evt', 'rcv', 'dlv', 'att', 'tok', 'plink', 'rf', 'usr', 'aud', 'inv'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';

@@ -27,16 +27,16 @@ for (const engine of engines()) {
     test('an invitation activated creates the user and signs them in; the token works once', async () => {
       const token = await invite(t, 'Ana@Loja.example', 'finance');
       const browser = new Browser(t);
-      const shown = await browser.send('GET', `/invitations/${token}`);
+      const shown = await browser.send('POST', '/invitations/lookup', { token });
       assert.equal(shown.statusCode, 200, shown.body);
-      assert.deepEqual(shown.json(), { email: 'ana@loja.example', companyName: 'Loja Teste Ltda', role: 'finance', existingUser: false });
+      assert.deepEqual(shown.json(), { email: 'ana@loja.example', companyName: 'Loja Teste Ltda', role: 'finance' });
 
-      const short = await browser.send('POST', `/invitations/${token}`, { name: 'Ana', password: 'short', passwordConfirmation: 'short' });
+      const short = await browser.send('POST', '/invitations/accept', { token, name: 'Ana', password: 'short', passwordConfirmation: 'short' });
       assertError(short, 400, 'VALIDATION_ERROR', 'password');
-      const differs = await browser.send('POST', `/invitations/${token}`, { name: 'Ana', password: PASSWORD, passwordConfirmation: `${PASSWORD}!` });
+      const differs = await browser.send('POST', '/invitations/accept', { token, name: 'Ana', password: PASSWORD, passwordConfirmation: `${PASSWORD}!` });
       assertError(differs, 400, 'VALIDATION_ERROR', 'passwordConfirmation');
 
-      const res = await browser.send('POST', `/invitations/${token}`, { name: 'Ana', password: PASSWORD, passwordConfirmation: PASSWORD });
+      const res = await browser.send('POST', '/invitations/accept', { token, name: 'Ana', password: PASSWORD, passwordConfirmation: PASSWORD });
       assert.equal(res.statusCode, 200, res.body);
       const setCookie = String(res.headers['set-cookie']);
       assert.match(setCookie, /^svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
@@ -57,18 +57,18 @@ for (const engine of engines()) {
       const invitations = await t.db.db.selectFrom('invitations').select('token_hash').execute();
       assert.ok(invitations.every((i) => i.token_hash !== token));
 
-      assertError(await new Browser(t).send('GET', `/invitations/${token}`), 404, 'NOT_FOUND');
-      const again = await new Browser(t).send('POST', `/invitations/${token}`, { name: 'Eve', password: PASSWORD, passwordConfirmation: PASSWORD });
+      assertError(await new Browser(t).send('POST', '/invitations/lookup', { token }), 404, 'NOT_FOUND');
+      const again = await new Browser(t).send('POST', '/invitations/accept', { token, name: 'Eve', password: PASSWORD, passwordConfirmation: PASSWORD });
       assertError(again, 404, 'NOT_FOUND');
     });
 
     test('an invitation expires after 72 hours', async () => {
       const token = await invite(t, 'late@loja.example', 'viewer');
       t.clock.advance(72 * 60 * MINUTE - 1_000);
-      assert.equal((await new Browser(t).send('GET', `/invitations/${token}`)).statusCode, 200);
+      assert.equal((await new Browser(t).send('POST', '/invitations/lookup', { token })).statusCode, 200);
       t.clock.advance(1_000);
-      assertError(await new Browser(t).send('GET', `/invitations/${token}`), 404, 'NOT_FOUND');
-      const res = await new Browser(t).send('POST', `/invitations/${token}`, { name: 'Late', password: PASSWORD, passwordConfirmation: PASSWORD });
+      assertError(await new Browser(t).send('POST', '/invitations/lookup', { token }), 404, 'NOT_FOUND');
+      const res = await new Browser(t).send('POST', '/invitations/accept', { token, name: 'Late', password: PASSWORD, passwordConfirmation: PASSWORD });
       assertError(res, 404, 'NOT_FOUND');
     });
 
@@ -77,9 +77,9 @@ for (const engine of engines()) {
       await member(t, 'bia@loja.example', 'viewer');
       const token = await invite(t, 'bia@loja.example', 'developer', other.id);
       const browser = new Browser(t);
-      assert.equal((await browser.send('GET', `/invitations/${token}`)).json().existingUser, true);
-      assertError(await browser.send('POST', `/invitations/${token}`, { password: 'not the password' }), 401, 'UNAUTHORIZED');
-      const res = await browser.send('POST', `/invitations/${token}`, { password: PASSWORD });
+      assert.equal((await browser.send('POST', '/invitations/lookup', { token })).json().existingUser, undefined);
+      assertError(await browser.send('POST', '/invitations/accept', { token, password: 'not the password' }), 401, 'UNAUTHORIZED');
+      const res = await browser.send('POST', '/invitations/accept', { token, password: PASSWORD });
       assert.equal(res.statusCode, 200, res.body);
       assert.equal(res.json().company.id, other.id);
       assert.equal(res.json().role, 'developer');

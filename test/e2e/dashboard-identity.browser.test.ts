@@ -81,7 +81,7 @@ describe('dashboard people against the service', () => {
     await admin.page.getByText('Papel alterado.').waitFor();
     const dialog = stale.getByRole('dialog', { name: 'Convidar para a equipe' });
     await dialog.getByLabel('E-mail').fill('tarde@loja.example');
-    await dialog.getByRole('button', { name: 'Enviar convite' }).click();
+    await dialog.getByRole('button', { name: 'Gerar convite' }).click();
     await dialog.getByRole('alert').getByText(/Seu papel não permite esta ação/).waitFor();
     // The refusal made the page ask who it is: closed, the dialog leaves a page without Convidar.
     await stale.keyboard.press('Escape');

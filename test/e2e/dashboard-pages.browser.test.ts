@@ -124,7 +124,8 @@ function api(role: Role = 'admin', overrides: Handler = () => undefined): Handle
           requireTotp: false,
         },
       };
-    if (key === 'POST /team/invitations') return { status: 201, body: { url: 'http://127.0.0.1/dashboard/invitation#tok_abc', expiresAt: TRX.createdAt } };
+    if (key === 'POST /team/invitations') return { status: 201, body: { id: 'inv_1', url: 'http://127.0.0.1/dashboard/invitation#tok_abc', expiresAt: TRX.createdAt } };
+    if (key === 'GET /team/invitations') return { body: { data: [{ id: 'inv_0', email: 'pendente@loja.example', role: 'viewer', createdAt: TRX.createdAt, expiresAt: TRX.paidAt }] } };
     if (key === 'GET /audit') return { body: { data: [{ id: 'aud_1', at: TRX.createdAt, userId: 'usr_1', email: 'ana@loja.example', action: 'session.signed_in', target: null, ip: '203.0.113.9', details: null }], hasMore: false } };
     if (key === 'POST /account/totp') return { body: { secret: 'JBSWY3DPEHPK3PXP', uri: 'otpauth://totp/x', qrCode: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=' } };
     if (key === 'POST /account/totp/confirm') return { body: { recoveryCodes: Array.from({ length: 10 }, (_, i) => `rc-${i}-abcd`) } };
@@ -337,7 +338,7 @@ describe('dashboard pages', () => {
       const invite = page.getByRole('dialog', { name: 'Convidar para a equipe' });
       await invite.getByLabel('E-mail').fill('novo@loja.example');
       await invite.getByLabel('Papel').selectOption({ label: 'Financeiro' });
-      await invite.getByRole('button', { name: 'Enviar convite' }).click();
+      await invite.getByRole('button', { name: 'Gerar convite' }).click();
       assert.equal(await invite.getByLabel('Endereço do convite').inputValue(), 'http://127.0.0.1/dashboard/invitation#tok_abc');
       assert.deepEqual(calls.filter((c) => c.path === '/team/invitations').at(-1)?.body, { email: 'novo@loja.example', role: 'finance' });
       await invite.getByRole('button', { name: 'Fechar' }).click();
@@ -371,13 +372,12 @@ describe('dashboard pages', () => {
   test('an invitation: a new user (Nome, Senha, Confirme a senha) and an existing one (only Senha); an unknown token', async () => {
     for (const shape of VIEWPORTS) {
       const { page, problems } = await newPage(browser, shape);
-      let existing = false;
       const calls = await standInApi(
         page,
-        api('finance', ({ method, path }) => {
-          if (method === 'GET' && path === '/invitations/tok_ok') return { body: { email: 'bia@loja.example', companyName: 'Loja Demo Ltda', role: 'finance', existingUser: existing } };
-          if (method === 'GET' && path.startsWith('/invitations/')) return { status: 404, body: { code: 'NOT_FOUND', message: 'Não encontrado' } };
-          if (method === 'POST' && path === '/invitations/tok_ok') return { body: me('finance') };
+        api('finance', ({ method, path, body }) => {
+          const token = (body as { token?: string } | undefined)?.token;
+          if (method === 'POST' && path === '/invitations/lookup' && token === 'tok_ok') return { body: { email: 'bia@loja.example', companyName: 'Loja Demo Ltda', role: 'finance' } };
+          if (method === 'POST' && path === '/invitations/accept' && token === 'tok_ok') return { body: me('finance') };
           return undefined;
         }),
       );
@@ -393,21 +393,22 @@ describe('dashboard pages', () => {
       await page.getByLabel('Confirme a senha').fill('uma senha longa o bastante');
       await page.getByRole('button', { name: 'Ativar acesso' }).click();
       await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
-      assert.deepEqual(calls.find((c) => c.method === 'POST')?.body, { name: 'Bia Costa', password: 'uma senha longa o bastante', passwordConfirmation: 'uma senha longa o bastante' });
+      assert.deepEqual(calls.find((c) => c.path === '/invitations/accept')?.body, { token: 'tok_ok', name: 'Bia Costa', password: 'uma senha longa o bastante', passwordConfirmation: 'uma senha longa o bastante' });
+      // The token travels in bodies only, never in a path or a query.
+      assert.ok(calls.every((c) => !c.path.includes('tok_ok')));
       // A finance member's shell: no Equipe, no Desenvolvedores.
       assert.equal(await page.getByRole('link', { name: 'Equipe' }).count(), 0);
       assert.equal(await page.getByRole('link', { name: 'Desenvolvedores' }).count(), 0);
 
-      existing = true;
       await page.goto(`${server.url}/dashboard/invitation#tok_ok`);
-      await page.getByRole('button', { name: 'Ativar acesso' }).waitFor();
+      await page.getByLabel('Já tenho acesso ao painel com este e-mail').check();
       assert.equal(await page.getByLabel('Nome').count(), 0);
       assert.equal(await page.getByLabel('Confirme a senha').count(), 0);
       await page.getByLabel('Senha').fill('a senha que ela já tem');
       await assertAccessible(page, `${shape.name} invitation, existing user`);
       await page.getByRole('button', { name: 'Ativar acesso' }).click();
       await page.getByRole('heading', { name: 'Início', level: 1 }).waitFor();
-      assert.deepEqual(calls.filter((c) => c.method === 'POST').at(-1)?.body, { password: 'a senha que ela já tem' });
+      assert.deepEqual(calls.filter((c) => c.method === 'POST').at(-1)?.body, { token: 'tok_ok', password: 'a senha que ela já tem' });
 
       await page.goto(`${server.url}/dashboard/invitation#tok_gone`);
       await page.getByText('Este convite não existe, já foi usado ou expirou. Peça um novo.').waitFor();

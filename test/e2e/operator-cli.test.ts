@@ -104,10 +104,10 @@ test('the demo admin signs in with the password a restart prints; svc user invit
   const url = (invited.json as Json).url as string;
   assert.ok(url.startsWith(`${server.url}/dashboard/invitation#`), url);
   const token = new URL(url).hash.slice(1);
-  const activated = await fetch(`${server.url}/dashboard/api/invitations/${token}`, {
+  const activated = await fetch(`${server.url}/dashboard/api/invitations/accept`, {
     method: 'POST',
     headers: origin,
-    body: JSON.stringify({ name: 'Maria', password: 'uma senha longa', passwordConfirmation: 'uma senha longa' }),
+    body: JSON.stringify({ token, name: 'Maria', password: 'uma senha longa', passwordConfirmation: 'uma senha longa' }),
   });
   assert.equal(activated.status, 200, await activated.clone().text());
   assert.equal(((await activated.json()) as Json).role, 'finance');

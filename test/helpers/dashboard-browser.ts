@@ -134,7 +134,7 @@ export async function invite(page: Page, email: string, role: string): Promise<s
   const dialog = page.getByRole('dialog', { name: 'Convidar para a equipe' });
   await dialog.getByLabel('E-mail').fill(email);
   await dialog.getByLabel('Papel').selectOption({ label: role });
-  await dialog.getByRole('button', { name: 'Enviar convite' }).click();
+  await dialog.getByRole('button', { name: 'Gerar convite' }).click();
   const url = await dialog.getByLabel('Endereço do convite').inputValue();
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   return url;

@@ -80,7 +80,7 @@ export async function invite(t: TestApp, email: string, role: Role, companyId = 
 export async function member(t: TestApp, email: string, role: Role, companyId = t.companyId): Promise<Browser> {
   const token = await invite(t, email, role, companyId);
   const browser = new Browser(t);
-  const res = await browser.send('POST', `/invitations/${token}`, { name: email.split('@')[0], password: PASSWORD, passwordConfirmation: PASSWORD });
+  const res = await browser.send('POST', '/invitations/accept', { token, name: email.split('@')[0], password: PASSWORD, passwordConfirmation: PASSWORD });
   assert.equal(res.statusCode, 200, res.body);
   return browser;
 }

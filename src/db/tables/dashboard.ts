@@ -35,6 +35,8 @@ export interface RecoveryCodesTable {
 }
 
 export interface InvitationsTable {
+  /** `inv_…`: how Equipe names a pending invitation (to revoke it). */
+  id: string;
   /** SHA-256 of the token, hex; the token itself is only in the URL given out. */
   token_hash: string;
   company_id: string;

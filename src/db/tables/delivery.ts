@@ -3,6 +3,7 @@
  * What the API records for its callers: the event log (outbox), webhook registrations, deliveries and
  * attempts, and Idempotency-Key rows.
  */
+import type { ColumnType } from 'kysely';
 import type { Timestamp, Json } from './columns.js';
 
 /** The outbox and event log: one row per event, written with the state change that caused it. */
@@ -32,6 +33,8 @@ export interface WebhooksTable {
   failing_since: Timestamp | null;
   /** When the registration was disabled for failing WEBHOOK_DISABLE_AFTER; NULL: enabled. */
   disabled_at: Timestamp | null;
+  /** The dashboard member (users.id) who created it; null for the API's and older ones. */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One row per (event, registration): the unit that is retried. */

@@ -40,6 +40,8 @@ export interface ApiKeysTable {
   name: ColumnType<string | null, string | null | undefined, string | null>;
   /** Written by authentication at most once a minute per key. */
   last_used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** The dashboard member (users.id) who created it; null for the operator's and older keys. */
+  created_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AccountsTable {

@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   'payment_link.created',
   'payment_link.canceled',
   'member.invited',
+  'invitation.revoked',
   'member.joined',
   'member.role_changed',
   'member.removed',

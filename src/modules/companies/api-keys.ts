@@ -33,6 +33,11 @@ function base62(bytes: Buffer): string {
   return out.padStart(SECRET_LENGTH, '0');
 }
 
+/** How a key is shown once issued: its environment's prefix and its last four characters (all that is stored of it). */
+export function shownKeyPrefix(environment: string, hint: string): string {
+  return `${environment === 'production' ? 'svc_live_' : 'svc_test_'}…${hint}`;
+}
+
 export function hashKey(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }

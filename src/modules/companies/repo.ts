@@ -93,6 +93,24 @@ export async function noteKeyUse(ex: Db, keyId: string, at: Date, staleBefore: D
     .execute();
 }
 
+/** A company's active keys made by a dashboard member. */
+export async function activeKeysBy(ex: Db, companyId: string, userId: string): Promise<ApiKeyRow[]> {
+  return ex.selectFrom('api_keys').selectAll().where('company_id', '=', companyId).where('created_by', '=', userId).where('revoked_at', 'is', null).orderBy('id').execute();
+}
+
+/** Revokes a company's active keys made by a dashboard member; answers them. */
+export async function revokeKeysBy(ex: Db, companyId: string, userId: string, at: Date): Promise<ApiKeyRow[]> {
+  const rows = await ex
+    .updateTable('api_keys')
+    .set({ revoked_at: at })
+    .where('company_id', '=', companyId)
+    .where('created_by', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returningAll()
+    .execute();
+  return rows.sort((a, b) => a.id.localeCompare(b.id));
+}
+
 export async function listApiKeys(ex: Db, companyId: string): Promise<ApiKeyRow[]> {
   return ex.selectFrom('api_keys').selectAll().where('company_id', '=', companyId).orderBy('id').execute();
 }

@@ -5,9 +5,10 @@
 import type { FeePlan } from '../../db/types.js';
 import { DomainError } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
+import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Text } from '../../lib/i18n/text.js';
 import { taxIdProblem } from '../../lib/tax-id.js';
-import { SCOPES } from './api-keys.js';
+import { SCOPES, type Scope } from './api-keys.js';
 
 /** The highest rate an operator may set, in basis points (20 %). */
 const MAX_RATE_BP = 2000;
@@ -39,4 +40,16 @@ export function checkFeeChanges(changes: Partial<FeePlan>): DomainError | undefi
 export function checkScopes(scopes: string[]): DomainError | undefined {
   const unknown = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   return unknown.length > 0 ? invalid(ERRORS.VALIDATION_ERROR.unknownScope({ unknown: unknown.join(', '), known: SCOPES.join(', ') })) : undefined;
+}
+
+/**
+ * A key made in the dashboard has at most the scopes its creator's role may
+ * grant (`grantable`). Refused as 403 FORBIDDEN, the API's answer to a scope
+ * a caller lacks, with `scopes` named.
+ */
+export function checkGrantable(scopes: readonly string[], grantable: readonly Scope[]): DomainError | undefined {
+  const above = scopes.filter((s) => !(grantable as readonly string[]).includes(s));
+  if (above.length === 0) return undefined;
+  const list = above.join(', ');
+  return new DomainError('FORBIDDEN', ERRORS.FORBIDDEN.scopeAboveRole({ scopes: list }), [{ field: 'scopes', message: PROBLEMS.scopesAboveRole({ scopes: list }) }]);
 }

@@ -20,9 +20,9 @@ import { DomainError, isDomainError, type Outcome } from '../../lib/domain-error
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import { DEFAULT_FEE_PLAN } from '../fees/index.js';
-import { generateKey, type KeyLookup, type Scope } from './api-keys.js';
+import { generateKey, SCOPES, type KeyLookup, type Scope } from './api-keys.js';
 import * as repo from './repo.js';
-import { checkDocument, checkFeeChanges, checkName, checkScopes } from './rules.js';
+import { checkDocument, checkFeeChanges, checkGrantable, checkName, checkScopes } from './rules.js';
 import { forgetSellerProfile } from './seller-profiles.js';
 
 export interface CompanyRecord {
@@ -45,6 +45,14 @@ export interface KeyRecord {
   name: string | null;
   /** Written at most once a minute (LAST_USE_EVERY_MS): a key in use shows a time at most that old. */
   lastUsedAt: string | null;
+  /** The dashboard member (user id) who made it; null for keys issued by the operator. */
+  createdBy: string | null;
+}
+
+/** A dashboard member making a key: it is theirs, and holds at most what their role may grant. */
+export interface KeyCreator {
+  userId: string;
+  grantable: readonly Scope[];
 }
 
 /** How stale a key's last use may be before authentication writes it again: one UPDATE per key per minute at most. */
@@ -102,16 +110,21 @@ export class CompanyService {
     return { ...company, feePlan };
   }
 
-  /** Issues a key; the returned token is shown once and never stored. */
-  async issueKey(companyId: string, scopes?: string[], name?: string): Promise<Outcome<KeyRecord & { key: string }>> {
+  /**
+   * Issues a key; the returned token is shown once and never stored. `by`:
+   * made in the dashboard (the operator's has none), with at most the scopes
+   * its creator may grant; none listed: all of those (every scope for an admin).
+   */
+  async issueKey(companyId: string, scopes?: string[], name?: string, by?: KeyCreator): Promise<Outcome<KeyRecord & { key: string }>> {
     const company = await this.getCompany(companyId);
     if (isDomainError(company)) return company;
-    const invalid = checkScopes(scopes ?? []);
+    const asked = scopes && scopes.length > 0 ? scopes : undefined;
+    const invalid = checkScopes(asked ?? []) ?? (by && asked ? checkGrantable(asked, by.grantable) : undefined);
     if (invalid) return invalid;
     const { token, hash, hint } = generateKey(this.env);
     const now = this.clock.now();
     const id = this.newId('key');
-    const chosen = scopes && scopes.length > 0 ? scopes : null;
+    const chosen = asked ?? (by && by.grantable.length < SCOPES.length ? [...by.grantable] : null);
     await repo.insertApiKey(this.db, {
       id,
       company_id: companyId,
@@ -122,8 +135,20 @@ export class CompanyService {
       created_at: now,
       revoked_at: null,
       name: name?.trim() || null,
+      created_by: by?.userId ?? null,
     });
-    const record = { id, companyId, environment: this.env, hint, scopes: chosen, createdAt: now.toISOString(), revokedAt: null, name: name?.trim() || null, lastUsedAt: null };
+    const record = {
+      id,
+      companyId,
+      environment: this.env,
+      hint,
+      scopes: chosen,
+      createdAt: now.toISOString(),
+      revokedAt: null,
+      name: name?.trim() || null,
+      lastUsedAt: null,
+      createdBy: by?.userId ?? null,
+    };
     return { ...record, key: token };
   }
 
@@ -132,6 +157,16 @@ export class CompanyService {
     const row = await repo.revokeApiKey(this.db, keyId, this.clock.now(), companyId);
     if (!row) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.activeKey({ id: keyId }));
     return keyRecord(row);
+  }
+
+  /** The company's active keys a member made (what their removal revokes or keeps), in the caller's transaction when `ex` is given. */
+  async activeKeysBy(companyId: string, userId: string, ex: Db = this.db): Promise<KeyRecord[]> {
+    return (await repo.activeKeysBy(ex, companyId, userId)).map(keyRecord);
+  }
+
+  /** Revokes the company's active keys a member made; answers them. */
+  async revokeKeysBy(companyId: string, userId: string, ex: Db = this.db): Promise<KeyRecord[]> {
+    return (await repo.revokeKeysBy(ex, companyId, userId, this.clock.now())).map(keyRecord);
   }
 
   async listKeys(companyId: string): Promise<Outcome<KeyRecord[]>> {
@@ -181,7 +216,18 @@ export class CompanyService {
   };
 }
 
-type KeyRow = { id: string; company_id: string; environment: string; hint: string; scopes: string[] | null; created_at: Date; revoked_at: Date | null; name: string | null; last_used_at: Date | null };
+type KeyRow = {
+  id: string;
+  company_id: string;
+  environment: string;
+  hint: string;
+  scopes: string[] | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  name: string | null;
+  last_used_at: Date | null;
+  created_by: string | null;
+};
 
 function keyRecord(row: KeyRow): KeyRecord {
   return {
@@ -194,5 +240,6 @@ function keyRecord(row: KeyRow): KeyRecord {
     revokedAt: row.revoked_at?.toISOString() ?? null,
     name: row.name,
     lastUsedAt: row.last_used_at?.toISOString() ?? null,
+    createdBy: row.created_by,
   };
 }

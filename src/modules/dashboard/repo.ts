@@ -62,6 +62,13 @@ export async function deliveriesOfEvents(ex: Db, companyId: string, eventIds: st
     .execute();
 }
 
+/** Names and e-mails of dashboard users by id (who made a key or a webhook). */
+export async function people(ex: Db, ids: readonly string[]): Promise<Map<string, { name: string; email: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await ex.selectFrom('users').select(['id', 'name', 'email']).where('id', 'in', [...new Set(ids)]).execute();
+  return new Map(rows.map((r) => [r.id, { name: r.name, email: r.email }]));
+}
+
 /** A delivery of the company: its event and registration (a resend sends that event to that registration again). */
 export async function findDelivery(ex: Db, companyId: string, id: string): Promise<{ eventId: string; webhookId: string } | undefined> {
   return ex

@@ -5,6 +5,7 @@ import { IdParams } from '../../http/common-schemas.js';
 import { respond, sendOutcome } from '../../http/respond.js';
 import { isDomainError } from '../../lib/domain-error.js';
 import { RefundSchema } from '../refunds/index.js';
+import { may } from '../users/index.js';
 import { actorOf, audited, claimIdempotencyKey, periodFailure } from './http.js';
 import { sendExport } from './exports.js';
 import { withNextCursor } from '../../lib/paging.js';
@@ -55,7 +56,10 @@ export function salesRoutes(app: FastifyInstance, deps: RouteDeps): void {
   app.get<{ Params: Static<typeof IdParams> }>(
     `${DASHBOARD_API}/transactions/:id`,
     { preHandler: guard('sales.read'), schema: { hide, params: IdParams } },
-    async (request, reply) => sendOutcome(reply, await dashboard.transaction(actorOf(request).companyId, request.params.id)),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return sendOutcome(reply, await dashboard.transaction(actor.companyId, request.params.id, may(actor.role, 'developers.read')));
+    },
   );
 
   // A paid sale's receipt (comprovante) and the address that opens it without a session, to send to the buyer.

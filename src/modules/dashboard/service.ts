@@ -15,6 +15,7 @@ import type { Services } from '../../services.js';
 import { daysBetween, nextToReceive, receivableTotals, type DaySums } from '../daily-totals/index.js';
 import type { ResendResult } from '../events/service.js';
 import type { ReceivableListQuery } from '../receivables/index.js';
+import { shownWebhookUrl } from '../webhooks/index.js';
 import type { SearchQuery } from '../transactions/index.js';
 import { csvStream } from './csv.js';
 import * as repo from './repo.js';
@@ -89,8 +90,13 @@ export class DashboardService {
     return { ...page, data: page.data.map((r) => ({ ...r, installmentCount: counts.get(r.transactionId) ?? 1 })) };
   }
 
-  /** A sale: the transaction, its split receivables, its refunds, and its events each with every webhook attempt. */
-  async transaction(companyId: string, id: string) {
+  /**
+   * A sale: the transaction, its split receivables, its refunds, and its
+   * events each with every webhook attempt. A registration's URL may carry a
+   * secret in its query: `webhookPaths` (developers.read) shows it without
+   * the query, anyone else its origin only (webhooks/view.ts).
+   */
+  async transaction(companyId: string, id: string, webhookPaths = false) {
     const { db, services } = this.deps;
     const transaction = await services.transactions.get(companyId, id);
     if (isDomainError(transaction)) return transaction;
@@ -105,8 +111,8 @@ export class DashboardService {
         .filter((d) => d.eventId === e.id)
         .map((d) =>
           d.attempt === null
-            ? { webhookId: d.webhookId, url: d.url, attempt: 0, status: d.state, httpStatus: null, at: d.nextAttemptAt.toISOString() }
-            : { webhookId: d.webhookId, url: d.url, attempt: d.attempt, status: d.succeeded ? 'SUCCEEDED' : 'FAILED', httpStatus: d.httpStatus, at: d.attemptedAt!.toISOString() },
+            ? { webhookId: d.webhookId, url: shownWebhookUrl(d.url, webhookPaths), attempt: 0, status: d.state, httpStatus: null, at: d.nextAttemptAt.toISOString() }
+            : { webhookId: d.webhookId, url: shownWebhookUrl(d.url, webhookPaths), attempt: d.attempt, status: d.succeeded ? 'SUCCEEDED' : 'FAILED', httpStatus: d.httpStatus, at: d.attemptedAt!.toISOString() },
         ),
     }));
     return { transaction, receivables: transaction.split.receivables, refunds: isDomainError(refunds) ? [] : refunds.data, timeline };

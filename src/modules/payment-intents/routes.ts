@@ -20,7 +20,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     '/v2/payment-intents',
     {
       // The service stores the response in the statements that do the work when it can, else claims the key first.
-      config: { scope: 'payments:write', idempotency: 'optional', claimInHandler: true },
+      config: { scope: 'charges:write', idempotency: 'optional', claimInHandler: true },
       schema: {
         operationId: 'createPaymentIntent',
         tags: ['Payment intents'],
@@ -39,7 +39,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.get<{ Params: Static<typeof IdParams> }>(
     '/v2/payment-intents/:id',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'charges:read' },
       schema: { operationId: 'getPaymentIntent', tags: ['Payment intents'], summary: 'Get a payment intent', params: IdParams, response: { 200: IntentSchema } },
     },
     async (request, reply) => respond(request, reply, await intents.get(authOf(request).companyId, request.params.id)),
@@ -49,7 +49,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
     '/v2/payment-intents/:id/confirm',
     {
       // As for a create: the key stored with the work when the service can, else claimed first.
-      config: { scope: 'payments:write', idempotency: 'required', claimInHandler: true },
+      config: { scope: 'charges:write', idempotency: 'required', claimInHandler: true },
       schema: {
         operationId: 'confirmPaymentIntent',
         tags: ['Payment intents'],
@@ -70,7 +70,7 @@ export function paymentIntentRoutes(app: FastifyInstance, intents: PaymentIntent
   app.post<{ Params: Static<typeof IdParams> }>(
     '/v2/payment-intents/:id/cancel',
     {
-      config: { scope: 'payments:write', idempotency: 'optional' },
+      config: { scope: 'charges:write', idempotency: 'optional' },
       schema: {
         operationId: 'cancelPaymentIntent',
         tags: ['Payment intents'],

@@ -13,7 +13,7 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
   app.post<{ Body: Static<typeof CreateLinkBody> }>(
     '/v2/payment-links',
     {
-      config: { scope: 'payments:write', idempotency: 'optional' },
+      config: { scope: 'links:write', idempotency: 'optional' },
       schema: {
         operationId: 'createPaymentLink',
         tags: TAGS,
@@ -29,7 +29,7 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
   app.get<{ Querystring: Static<typeof LinkListQuery> }>(
     '/v2/payment-links',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'links:read' },
       schema: {
         operationId: 'listPaymentLinks',
         tags: TAGS,
@@ -44,7 +44,7 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
   app.get<{ Params: Static<typeof IdParams> }>(
     '/v2/payment-links/:id',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'links:read' },
       schema: { operationId: 'getPaymentLink', tags: TAGS, summary: 'Get a payment link', params: IdParams, response: { 200: LinkSchema } },
     },
     async (request, reply) => respond(request, reply, await links.get(authOf(request).companyId, request.params.id)),
@@ -53,7 +53,7 @@ export function paymentLinkRoutes(app: FastifyInstance, links: PaymentLinkServic
   app.post<{ Params: Static<typeof IdParams> }>(
     '/v2/payment-links/:id/cancel',
     {
-      config: { scope: 'payments:write', idempotency: 'optional' },
+      config: { scope: 'links:write', idempotency: 'optional' },
       schema: {
         operationId: 'cancelPaymentLink',
         tags: TAGS,

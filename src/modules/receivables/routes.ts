@@ -11,7 +11,7 @@ export function receivableRoutes(app: FastifyInstance, receivables: ReceivableSe
   app.get<{ Querystring: Static<typeof ReceivableListQuery> }>(
     '/v2/receivables',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'receivables:read' },
       schema: {
         operationId: 'listReceivables',
         tags: ['Receivables'],

@@ -12,7 +12,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
   app.post<{ Params: Static<typeof IdParams>; Body: Static<typeof CreateRefundBody> }>(
     '/v2/transactions/:id/refunds',
     {
-      config: { scope: 'payments:write', idempotency: 'required' },
+      config: { scope: 'refunds:write', idempotency: 'required' },
       schema: {
         operationId: 'createRefund',
         tags: ['Refunds'],
@@ -35,7 +35,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
   app.get<{ Params: Static<typeof IdParams>; Querystring: Static<typeof RefundListQuery> }>(
     '/v2/transactions/:id/refunds',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'charges:read' },
       schema: {
         operationId: 'listTransactionRefunds',
         tags: ['Refunds'],
@@ -51,7 +51,7 @@ export function refundRoutes(app: FastifyInstance, refunds: RefundService): void
   app.get<{ Params: Static<typeof IdParams> }>(
     '/v2/refunds/:id',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'charges:read' },
       schema: { operationId: 'getRefund', tags: ['Refunds'], summary: 'Get a refund', params: IdParams, response: { 200: RefundSchema } },
     },
     async (request, reply) => respond(request, reply, await refunds.get(authOf(request).companyId, request.params.id)),

@@ -11,7 +11,7 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
   app.get<{ Querystring: Static<typeof TransactionListQuery> }>(
     '/v2/transactions',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'charges:read' },
       schema: {
         operationId: 'listTransactions',
         tags: ['Transactions'],
@@ -26,7 +26,7 @@ export function transactionRoutes(app: FastifyInstance, transactions: Transactio
   app.get<{ Params: Static<typeof IdParams> }>(
     '/v2/transactions/:id',
     {
-      config: { scope: 'payments:read' },
+      config: { scope: 'charges:read' },
       schema: { operationId: 'getTransaction', tags: ['Transactions'], summary: 'Get a transaction', params: IdParams, response: { 200: TransactionSchema } },
     },
     async (request, reply) => respond(request, reply, await transactions.get(authOf(request).companyId, request.params.id)),

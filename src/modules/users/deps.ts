@@ -25,8 +25,28 @@ export interface UserDeps {
   env: Environment;
   /** The dashboard's address: invitation URLs and the CSRF Origin. */
   publicApiUrl: string;
+  /** A member's API keys and webhooks, listed and revoked with their removal (wired in app.ts); none: nothing to list. */
+  credentials?: MemberCredentials;
   /** scrypt's parameters for new hashes: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
+}
+
+/** A member's active API keys and webhook registrations in one company, as Equipe lists them. */
+export interface MemberCredentialList {
+  keys: { id: string; name: string | null; prefix: string }[];
+  /** Each registration's URL without its query (which may hold a secret). */
+  webhooks: { id: string; url: string }[];
+}
+
+/**
+ * What the companies and webhooks modules do with a member's keys and
+ * webhooks (those they made in the dashboard), in the removal's transaction:
+ * list them, or revoke the keys and delete the registrations. Answers what it
+ * listed or revoked.
+ */
+export interface MemberCredentials {
+  of(ex: Db, companyId: string, userId: string): Promise<MemberCredentialList>;
+  revoke(ex: Db, companyId: string, userId: string): Promise<MemberCredentialList>;
 }
 
 /** A sign-in that went through: the cookie's new session id and what the page shows. */

@@ -163,10 +163,10 @@ export async function members(ex: Db, companyId: string): Promise<MemberRow[]> {
 
 // ---- invitations ------------------------------------------------------------
 
-export async function insertInvitation(ex: Db, row: { tokenHash: string; companyId: string; email: string; role: Role; at: Date; expiresAt: Date }): Promise<void> {
+export async function insertInvitation(ex: Db, row: { id: string; tokenHash: string; companyId: string; email: string; role: Role; at: Date; expiresAt: Date }): Promise<void> {
   await ex
     .insertInto('invitations')
-    .values({ token_hash: row.tokenHash, company_id: row.companyId, email: row.email, role: row.role, created_at: row.at, expires_at: row.expiresAt, used_at: null })
+    .values({ id: row.id, token_hash: row.tokenHash, company_id: row.companyId, email: row.email, role: row.role, created_at: row.at, expires_at: row.expiresAt, used_at: null })
     .execute();
 }
 
@@ -189,6 +189,49 @@ export async function liveInvitation(ex: Db, tokenHash: string, at: Date, lock =
   if (lock) query = query.forUpdate('i');
   const row = await query.executeTakeFirst();
   return row ? { companyId: row.company_id, companyName: row.name, email: row.email, role: row.role as Role } : undefined;
+}
+
+export interface PendingInvitationRow {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+}
+
+const pendingView = (r: { id: string; email: string; role: string; created_at: Date; expires_at: Date }): PendingInvitationRow => ({
+  id: r.id,
+  email: r.email,
+  role: r.role as Role,
+  createdAt: r.created_at.toISOString(),
+  expiresAt: r.expires_at.toISOString(),
+});
+
+/** A company's invitations neither used nor expired at `at`, the newest first. */
+export async function pendingInvitations(ex: Db, companyId: string, at: Date): Promise<PendingInvitationRow[]> {
+  const rows = await ex
+    .selectFrom('invitations')
+    .select(['id', 'email', 'role', 'created_at', 'expires_at'])
+    .where('company_id', '=', companyId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(pendingView);
+}
+
+/** Deletes a company's pending invitation (its token then finds nothing); undefined when there is none with that id. */
+export async function deletePendingInvitation(ex: Db, companyId: string, id: string, at: Date): Promise<PendingInvitationRow | undefined> {
+  const row = await ex
+    .deleteFrom('invitations')
+    .where('company_id', '=', companyId)
+    .where('id', '=', id)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', at)
+    .returning(['id', 'email', 'role', 'created_at', 'expires_at'])
+    .executeTakeFirst();
+  return row ? pendingView(row) : undefined;
 }
 
 export async function useInvitation(ex: Db, tokenHash: string, at: Date): Promise<void> {

@@ -17,14 +17,16 @@ import {
   AcceptBody,
   CodeBody,
   CompanyBody,
+  InvitationParams,
   InviteBody,
   MemberParams,
   PasswordBody,
   PasswordChangeBody,
   RoleBody,
   SettingsBody,
+  RemovalBody,
   SignInBody,
-  TokenParams,
+  TokenBody,
 } from './schemas.js';
 import { doerOf, type SignedIn } from './deps.js';
 import type { UserService } from './service.js';
@@ -86,16 +88,17 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
 
   // ---- invitations ------------------------------------------------------------
 
-  app.get<{ Params: Static<typeof TokenParams> }>(
-    `${DASHBOARD_API}/invitations/:token`,
-    { preHandler: perAddress, schema: { hide: true, params: TokenParams } },
-    async (request, reply) => sendOutcome(reply, await users.team.invitation(request.params.token)),
+  // The token in the body, never in the path or the query (proxy and access logs keep those).
+  app.post<{ Body: Static<typeof TokenBody> }>(
+    `${DASHBOARD_API}/invitations/lookup`,
+    { preHandler: perAddress, schema: { hide: true, body: TokenBody } },
+    async (request, reply) => sendOutcome(reply, await users.team.invitation(request.body.token)),
   );
 
-  app.post<{ Params: Static<typeof TokenParams>; Body: Static<typeof AcceptBody> }>(
-    `${DASHBOARD_API}/invitations/:token`,
-    { preHandler: [fromDashboard, perAddress], schema: { hide: true, params: TokenParams, body: AcceptBody } },
-    async (request, reply) => signedInReply(reply, await users.team.accept(request.params.token, request.body, request.ip)),
+  app.post<{ Body: Static<typeof AcceptBody> }>(
+    `${DASHBOARD_API}/invitations/accept`,
+    { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: AcceptBody } },
+    async (request, reply) => signedInReply(reply, await users.team.accept(request.body.token, request.body, request.ip)),
   );
 
   // ---- the signed-in person's account -----------------------------------------
@@ -130,16 +133,34 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
     async (request, reply) => sendOutcome(reply, await users.team.invite(request.actor!.companyId, request.body.email, request.body.role, doerOf(live(request), request.ip)), 201),
   );
 
+  app.get(`${DASHBOARD_API}/team/invitations`, { preHandler: guard('team.write'), schema: { hide: true } }, async (request) =>
+    users.team.pendingInvitations(request.actor!.companyId),
+  );
+
+  app.delete<{ Params: Static<typeof InvitationParams> }>(
+    `${DASHBOARD_API}/team/invitations/:id`,
+    { preHandler: guard('team.write'), schema: { hide: true, params: InvitationParams } },
+    async (request, reply) => sendOutcome(reply, await users.team.revokeInvitation(request.actor!.companyId, request.params.id, doerOf(live(request), request.ip))),
+  );
+
+  app.get<{ Params: Static<typeof MemberParams> }>(
+    `${DASHBOARD_API}/team/members/:userId/credentials`,
+    { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams } },
+    async (request, reply) => sendOutcome(reply, await users.team.credentialsOf(request.actor!.companyId, request.params.userId)),
+  );
+
   app.put<{ Params: Static<typeof MemberParams>; Body: Static<typeof RoleBody> }>(
     `${DASHBOARD_API}/team/members/:userId`,
     { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams, body: RoleBody } },
     async (request, reply) => sendOutcome(reply, await users.team.setRole(request.actor!.companyId, request.params.userId, request.body.role, doerOf(live(request), request.ip))),
   );
 
-  app.delete<{ Params: Static<typeof MemberParams> }>(
+  // The answer says what became of the member's keys and webhooks (`credentials`: revoked or kept) and lists them.
+  app.delete<{ Params: Static<typeof MemberParams>; Body: Static<typeof RemovalBody> }>(
     `${DASHBOARD_API}/team/members/:userId`,
-    { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams } },
-    async (request, reply) => sendOutcome(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip)), 204),
+    { preHandler: guard('team.write'), schema: { hide: true, params: MemberParams, body: RemovalBody } },
+    async (request, reply) =>
+      sendOutcome(reply, await users.team.remove(request.actor!.companyId, request.params.userId, doerOf(live(request), request.ip), request.body?.credentials ?? 'keep')),
   );
 
   app.put<{ Body: Static<typeof SettingsBody> }>(

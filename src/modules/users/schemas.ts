@@ -12,9 +12,12 @@ const Role = Type.Enum(ROLES);
 export const SignInBody = Type.Object({ email: Email, password: Password }, { additionalProperties: false });
 export const CodeBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
 export const CompanyBody = Type.Object({ companyId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
-export const TokenParams = Type.Object({ token: Type.String({ minLength: 1, maxLength: 100 }) }, { additionalProperties: false });
+// An invitation's token travels in bodies only: a path or a query reaches proxy and access logs.
+const Token = Type.String({ minLength: 1, maxLength: 100 });
+export const TokenBody = Type.Object({ token: Token }, { additionalProperties: false });
 export const AcceptBody = Type.Object(
   {
+    token: Token,
     name: Type.Optional(Type.String({ maxLength: MAX_NAME_LENGTH })),
     password: Password,
     passwordConfirmation: Type.Optional(Type.String({ maxLength: MAX_PASSWORD_LENGTH })),
@@ -26,4 +29,11 @@ export const PasswordBody = Type.Object({ password: Password }, { additionalProp
 export const InviteBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
 export const RoleBody = Type.Object({ role: Role }, { additionalProperties: false });
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const InvitationParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+/** What becomes of the removed member's API keys and webhooks: revoked, or kept (the default, and the operator's). */
+export const RemovalBody = Type.Unsafe<{ credentials?: 'revoke' | 'keep' } | null>({
+  type: ['object', 'null'],
+  properties: { credentials: { type: 'string', enum: ['revoke', 'keep'] } },
+  additionalProperties: false,
+});
 export const SettingsBody = Type.Object({ requireTotp: Type.Boolean() }, { additionalProperties: false });

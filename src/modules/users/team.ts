@@ -2,8 +2,15 @@
  * Invitations and a company's members. An invitation is a random token given
  * out once in a URL whose fragment holds it (a fragment never reaches a server
  * log or a Referer); only its SHA-256 is stored, it works once and for 72
- * hours. Accepting it creates the user (name and password) or, for an e-mail
- * that has one, takes that user's password, adds the membership and signs in.
+ * hours, until an admin revokes it (Equipe lists the pending ones). Accepting
+ * it creates the user (name and password) or, for an e-mail that has one,
+ * takes that user's password, adds the membership and signs in. What the
+ * token shows does not say whether the e-mail has a user: the admin who made
+ * the invitation holds the token too, and must not learn of accounts in other
+ * companies from it (the page asks for a name only when accepting says so).
+ *
+ * Removing a member lists or revokes the API keys and webhooks they made
+ * (deps.credentials), in the removal's transaction, each revocation audited.
  *
  * A company always keeps an admin: demoting or removing its last one is 409
  * LAST_ADMIN, decided under a lock of the company row so that two admins
@@ -14,7 +21,7 @@ import { transact } from '../../db/transact.js';
 import { DomainError, validationError, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import type { Doer, SignedIn, SignInSteps, UserDeps } from './deps.js';
+import type { Doer, MemberCredentialList, SignedIn, SignInSteps, UserDeps } from './deps.js';
 import { hashPassword, verifyPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import type { Role } from './roles.js';
@@ -24,8 +31,18 @@ export interface InvitationView {
   email: string;
   companyName: string;
   role: Role;
-  existingUser: boolean;
 }
+
+/** A pending invitation as Equipe lists it (never its token). */
+export type PendingInvitation = repo.PendingInvitationRow;
+
+/** What a member's removal did with their keys and webhooks, and which they were. */
+export interface Removal extends MemberCredentialList {
+  userId: string;
+  credentials: 'revoked' | 'kept';
+}
+
+const NO_CREDENTIALS: MemberCredentialList = { keys: [], webhooks: [] };
 
 export interface Acceptance {
   name?: string | undefined;
@@ -46,7 +63,7 @@ export class TeamService {
   }
 
   /** A new invitation to `companyId` as `role`; answers its URL (the token is in it, and nowhere else). */
-  async invite(companyId: string, rawEmail: string, role: Role, by: Doer): Promise<Outcome<{ url: string; expiresAt: string }>> {
+  async invite(companyId: string, rawEmail: string, role: Role, by: Doer): Promise<Outcome<{ id: string; url: string; expiresAt: string }>> {
     const company = await repo.company(this.db, companyId);
     if (!company) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.company({ id: companyId }));
     const email = normalizeEmail(rawEmail);
@@ -57,19 +74,34 @@ export class TeamService {
     const token = opaqueToken();
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + INVITATION_MS);
+    const id = this.deps.newId('inv');
     await this.db.transaction().execute(async (trx) => {
-      await repo.insertInvitation(trx, { tokenHash: sha256(token), companyId, email, role, at: now, expiresAt });
-      await this.deps.audit.record(trx, { companyId, ...by, action: 'member.invited', details: { email, role } });
+      await repo.insertInvitation(trx, { id, tokenHash: sha256(token), companyId, email, role, at: now, expiresAt });
+      await this.deps.audit.record(trx, { companyId, ...by, action: 'member.invited', target: id, details: { email, role } });
     });
-    return { url: `${this.deps.publicApiUrl}/dashboard/invitation#${token}`, expiresAt: expiresAt.toISOString() };
+    return { id, url: `${this.deps.publicApiUrl}/dashboard/invitation#${token}`, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** The company's invitations neither used nor expired, the newest first. */
+  async pendingInvitations(companyId: string): Promise<{ data: PendingInvitation[] }> {
+    return { data: await repo.pendingInvitations(this.db, companyId, this.deps.clock.now()) };
+  }
+
+  /** Revokes a pending invitation: its token is refused from then on (404, like a used one). */
+  async revokeInvitation(companyId: string, id: string, by: Doer): Promise<Outcome<PendingInvitation>> {
+    return transact(this.db, async (trx) => {
+      const revoked = await repo.deletePendingInvitation(trx, companyId, id, this.deps.clock.now());
+      if (!revoked) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.invitation);
+      await this.deps.audit.record(trx, { companyId, ...by, action: 'invitation.revoked', target: id, details: { email: revoked.email, role: revoked.role } });
+      return revoked;
+    });
   }
 
   /** What the invitation page shows; 404 when the token is unknown, used or expired. */
   async invitation(token: string): Promise<Outcome<InvitationView>> {
     const found = await repo.liveInvitation(this.db, sha256(token), this.deps.clock.now());
     if (!found) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.invitation);
-    const existing = await repo.userByEmail(this.db, found.email);
-    return { email: found.email, companyName: found.companyName, role: found.role, existingUser: existing !== undefined };
+    return { email: found.email, companyName: found.companyName, role: found.role };
   }
 
   /**
@@ -144,13 +176,39 @@ export class TeamService {
     });
   }
 
-  async remove(companyId: string, userId: string, by: Doer): Promise<Outcome<void>> {
+  /** The API keys and webhooks a member made in the company, which removing them revokes or keeps. */
+  async credentialsOf(companyId: string, userId: string): Promise<Outcome<MemberCredentialList>> {
+    if (!(await repo.roleIn(this.db, userId, companyId))) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.member);
+    return (await this.deps.credentials?.of(this.db, companyId, userId)) ?? NO_CREDENTIALS;
+  }
+
+  /**
+   * Removes a member; `credentials` says what becomes of the API keys and
+   * webhooks they made: revoked (each audited) or kept, in the same
+   * transaction. The answer lists them and says which it did.
+   */
+  async remove(companyId: string, userId: string, by: Doer, credentials: 'revoke' | 'keep' = 'keep'): Promise<Outcome<Removal>> {
     return transact(this.db, async (trx) => {
       const current = await repo.roleIn(trx, userId, companyId);
       if (!current) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.member);
       if (current === 'admin' && (await repo.lockedAdminCount(trx, companyId)) <= 1) return new DomainError('LAST_ADMIN', ERRORS.LAST_ADMIN.lastAdmin);
       await repo.deleteMembership(trx, userId, companyId);
-      await this.deps.audit.record(trx, { companyId, ...by, action: 'member.removed', target: userId, details: { role: current } });
+      const port = this.deps.credentials;
+      const revoke = credentials === 'revoke';
+      const list = (port ? await (revoke ? port.revoke(trx, companyId, userId) : port.of(trx, companyId, userId)) : undefined) ?? NO_CREDENTIALS;
+      const done = revoke ? 'revoked' : 'kept';
+      await this.deps.audit.record(trx, {
+        companyId,
+        ...by,
+        action: 'member.removed',
+        target: userId,
+        details: { role: current, credentials: done, keys: list.keys.length, webhooks: list.webhooks.length },
+      });
+      if (revoke) {
+        for (const key of list.keys) await this.deps.audit.record(trx, { companyId, ...by, action: 'api_key.revoked', target: key.id, details: { member: userId } });
+        for (const hook of list.webhooks) await this.deps.audit.record(trx, { companyId, ...by, action: 'webhook.deleted', target: hook.id, details: { member: userId } });
+      }
+      return { userId, credentials: done, ...list };
     });
   }
 

@@ -5,3 +5,4 @@ export { DeliveryWorker, DELIVERY_LEASE_MS, type DeliveryLoop } from './delivery
 export { httpSender, type Sender, type SendResult } from './sender.js';
 export { systemResolver, type Resolver } from './url-guard.js';
 export { webhookDocs } from './openapi.js';
+export { shownWebhookUrl } from './view.js';

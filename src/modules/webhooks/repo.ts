@@ -27,6 +27,11 @@ export async function activeWebhooks(ex: Db, companyId: string): Promise<Webhook
   return ex.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('active', '=', true).orderBy('id').execute();
 }
 
+/** A company's active registrations made by a dashboard member. */
+export async function activeWebhooksBy(ex: Db, companyId: string, userId: string): Promise<WebhookRow[]> {
+  return ex.selectFrom('webhooks').selectAll().where('company_id', '=', companyId).where('created_by', '=', userId).where('active', '=', true).orderBy('id').execute();
+}
+
 interface SubscribersEvent {
   companyId: string;
   eventId: string;

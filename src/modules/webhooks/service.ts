@@ -38,10 +38,12 @@ export interface WebhookDeps {
 export class WebhookService {
   constructor(private readonly deps: WebhookDeps) {}
 
+  /** `createdBy`: the dashboard member who made it (none through the API). */
   async create(
     companyId: string,
     input: { url: string; events: EventType[]; description?: string },
     recorder?: ResponseRecorder,
+    createdBy?: string,
   ): Promise<Outcome<WebhookView & { secret: string }>> {
     const { db, clock, newId, sealer } = this.deps;
     if (!URL.canParse(input.url)) return validationError('url', PROBLEMS.url);
@@ -67,6 +69,7 @@ export class WebhookService {
         active: true,
         created_at: now,
         deleted_at: null,
+        created_by: createdBy ?? null,
       });
       const view = { ...webhookView(row), secret };
       await recorder?.save(trx, view);
@@ -76,6 +79,25 @@ export class WebhookService {
 
   async list(companyId: string): Promise<{ data: WebhookView[] }> {
     return { data: (await repo.activeWebhooks(this.deps.db, companyId)).map(webhookView) };
+  }
+
+  /** The dashboard's list: each active registration with the member who made it (null: made through the API). */
+  async listWithCreator(companyId: string): Promise<{ data: (WebhookView & { createdBy: string | null })[] }> {
+    return { data: (await repo.activeWebhooks(this.deps.db, companyId)).map((row) => ({ ...webhookView(row), createdBy: row.created_by })) };
+  }
+
+  /** The company's active registrations a member made (what their removal deletes or keeps). */
+  async activeBy(companyId: string, userId: string, ex: Db = this.deps.db): Promise<WebhookView[]> {
+    return (await repo.activeWebhooksBy(ex, companyId, userId)).map(webhookView);
+  }
+
+  /** Deletes (deactivates) the company's registrations a member made, as remove() does each, in the caller's transaction; answers them. */
+  async removeBy(companyId: string, userId: string, ex: Db): Promise<WebhookView[]> {
+    const rows = await repo.activeWebhooksBy(ex, companyId, userId);
+    const now = this.deps.clock.now();
+    const removed: WebhookView[] = [];
+    for (const row of rows) if (await repo.deactivate(ex, companyId, row.id, now)) removed.push(webhookView(row));
+    return removed;
   }
 
   async get(companyId: string, id: string): Promise<Outcome<WebhookView>> {

@@ -38,6 +38,17 @@ export interface DeliveryView extends Partial<Omit<AttemptView, 'attempt' | 'suc
   attempts: AttemptView[];
 }
 
+/**
+ * A registration's URL as shown to someone who may not read its secrets: a
+ * query often carries a token (`?secret=…`), so `full` (developers.read)
+ * shows scheme, host and path, anything else the origin only.
+ */
+export function shownWebhookUrl(url: string, full: boolean): string {
+  if (!URL.canParse(url)) return '';
+  const parsed = new URL(url);
+  return full ? `${parsed.origin}${parsed.pathname}` : parsed.origin;
+}
+
 export function webhookView(row: WebhookRow): WebhookView {
   return {
     id: row.id,

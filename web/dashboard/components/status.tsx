@@ -4,6 +4,7 @@
  * with enums: a sale's refunds, event types, audit actions, installments. No
  * page shows a raw enum; an unknown one (a newer server) falls back to it.
  */
+import type { AuditAction } from '../../../src/modules/audit/actions.js';
 import { splitInstallments } from '../../../src/modules/split/installments.js';
 import { money } from '../format.js';
 import { useI18n } from '../i18n.js';
@@ -39,6 +40,12 @@ export function eventName(type: string, t: ReturnType<typeof useI18n>['t']): str
   const key = `event_${type}`;
   return isKnown(key) ? t(key) : type;
 }
+
+/** `session.signed_in` → `session_signed_in`: an audit action as its text's key. */
+type Underscored<S extends string> = S extends `${infer A}.${infer B}` ? `${A}_${Underscored<B>}` : S;
+// Every audit action has its words: an action added without them fails the typecheck here.
+const AUDIT_WORDS: Record<`audit_${Underscored<AuditAction>}`, unknown> = TEXTS;
+void AUDIT_WORDS;
 
 /** An audit action's words (`session.signed_in` → Entrou). */
 export function auditActionName(action: string, t: ReturnType<typeof useI18n>['t']): string {

@@ -1,6 +1,8 @@
 /**
- * Desenvolvedores: API keys (Nova chave shows the key once; Revogar asks to
- * confirm), webhooks (Novo webhook shows the whsec_ secret once; their
+ * Desenvolvedores: API keys (Nova chave shows the key once, offering only the
+ * scopes the signed-in role may grant, with the table of what each role may
+ * grant; Revogar asks to confirm; Criada por names the member who made it),
+ * webhooks (Novo webhook shows the whsec_ secret once; their
  * deliveries, resend, a test event; delete), and the event log. A secret is
  * kept only in the dialog's state: closing it forgets it.
  */
@@ -19,7 +21,16 @@ import { Status, eventName } from '../components/status.js';
 import { Table } from '../components/table.js';
 import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
-import { useCan } from '../session.js';
+import { ROLES, useCan, useSession } from '../session.js';
+import { grantableScopes, may } from '../../../src/modules/users/roles.js';
+import { SCOPES } from '../../../src/http/scopes.js';
+
+/** The member who made a key or a webhook in the dashboard; null: the operator's CLI or the API. */
+interface Creator {
+  userId: string;
+  name: string;
+  email: string;
+}
 
 interface ApiKey {
   id: string;
@@ -29,6 +40,7 @@ interface ApiKey {
   createdAt: string;
   lastUsedAt?: string | null;
   revokedAt?: string | null;
+  createdBy?: Creator | null;
 }
 
 interface Webhook {
@@ -39,6 +51,7 @@ interface Webhook {
   /** disabled: every delivery failed for WEBHOOK_DISABLE_AFTER; what waits is sent when it is enabled again. */
   status?: 'enabled' | 'disabled';
   createdAt?: string;
+  createdBy?: Creator | null;
 }
 
 interface Delivery {
@@ -57,7 +70,6 @@ interface EventItem {
   createdAt: string;
 }
 
-const SCOPES = ['payments:read', 'payments:write', 'webhooks:read', 'webhooks:write'] as const;
 const EVENTS = ['transaction.created', 'transaction.paid', 'transaction.canceled', 'refund.succeeded', 'refund.failed', 'payment_intent.reversed', 'webhook.disabled'] as const;
 
 export function DevelopersPage() {
@@ -82,12 +94,13 @@ function Keys() {
     <section class="panel" aria-labelledby="keys-title">
       <PageHead title={t('apiKeys')} level={2} id="keys-title" action={write ? { label: t('newKey'), onClick: () => setCreating(true) } : undefined} />
       <ErrorBox error={keys.error} />
-      <Table columns={[t('name'), t('prefix'), t('scopes'), t('createdAt'), t('lastUsed'), t('actions')]}>
+      <Table columns={[t('name'), t('prefix'), t('scopes'), t('createdBy'), t('createdAt'), t('lastUsed'), t('actions')]}>
         {keys.data?.data.map((key) => (
           <tr key={key.id}>
             <td>{key.name || <span class="muted">—</span>}</td>
             <td class="mono">{key.prefix}</td>
             <td>{key.scopes ? key.scopes.join(', ') : t('allScopes')}</td>
+            <td>{key.createdBy ? key.createdBy.name || key.createdBy.email : <span class="muted">{t('createdByNobody')}</span>}</td>
             <td>{when(key.createdAt, locale)}</td>
             <td>{key.lastUsedAt ? when(key.lastUsedAt, locale) : t('never')}</td>
             <td>
@@ -104,6 +117,7 @@ function Keys() {
         ))}
       </Table>
       <Empty page={keys.data} text={t('noneYet')} />
+      <ScopesByRole />
       {creating && (
         <NewKeyDialog
           onClose={() => {
@@ -128,15 +142,43 @@ function Keys() {
   );
 }
 
+/** What each role may grant a key it makes (the server's table, users/roles.ts): only roles with developers.write make keys. */
+function ScopesByRole() {
+  const { t } = useI18n();
+  return (
+    <details class="scopes-by-role">
+      <summary>{t('scopesByRole')}</summary>
+      <p class="muted small">{t('scopeCap')}</p>
+      <Table columns={[t('role'), t('scopes')]}>
+        {ROLES.map((role) => {
+          const scopes = grantableScopes(role);
+          const makes = may(role, 'developers.write');
+          return (
+            <tr key={role}>
+              <td>{t(`role_${role}`)}</td>
+              <td class="mono">{!makes ? <span class="muted">{t('cannotCreateKeys')}</span> : scopes.length === SCOPES.length ? t('allScopes') : scopes.join(', ')}</td>
+            </tr>
+          );
+        })}
+      </Table>
+    </details>
+  );
+}
+
 function NewKeyDialog({ onClose }: { onClose: () => void }) {
   const { t } = useI18n();
+  const { me } = useSession();
+  const grantable = grantableScopes(me.role);
   const create = (data: FormData) => post<{ key: string }>('/api-keys', { name: String(data.get('name') ?? '').trim(), scopes: data.getAll('scopes').map(String) }).then((created) => created.key);
   return (
     <SecretDialog title={t('newKeyTitle')} doneTitle={t('keyCreated')} once={t('keyOnce')} label={t('key')} submit={t('createKey')} create={create} onClose={onClose}>
       <Field label={t('name')}>
         <input name="name" required maxLength={100} />
       </Field>
-      <CheckList legend={t('scopes')} name="scopes" values={SCOPES} />
+      <p class="muted small" id="scope-cap">
+        {t('scopeCap')}
+      </p>
+      <CheckList legend={grantable.length === SCOPES.length ? t('scopes') : t('scopesOfRole')} name="scopes" values={grantable} />
     </SecretDialog>
   );
 }
@@ -174,6 +216,7 @@ function Webhooks() {
               {hook.active && hook.status === 'disabled' && <Status value="DISABLED" />}
             </p>
             <p class="muted small mono">{hook.events.join(', ')}</p>
+            <p class="muted small">{t('webhookCreatedBy', { name: hook.createdBy ? hook.createdBy.name || hook.createdBy.email : t('createdByNobody') })}</p>
             <div class="buttons">
               <button type="button" class="secondary" aria-expanded={open === hook.id} onClick={() => setOpen(open === hook.id ? undefined : hook.id)}>
                 {open === hook.id ? t('hideDeliveries') : t('deliveries')}

@@ -1,11 +1,16 @@
 /**
  * An invitation (/dashboard/invitation#<token>): the token stays in the
  * address's fragment, which no request or referrer carries; the page sends
- * it to the API only. A new user chooses a name and a password; a person who
- * already has a user confirms with that password.
+ * it to the API in request bodies only (POST /invitations/lookup and
+ * /invitations/accept), never in a path or a query, which logs keep. What the
+ * lookup answers does not say whether the e-mail has a user (the admin who
+ * made the invitation holds the token too): a new person chooses a name and a
+ * password; a person who already has access ticks "Já tenho acesso" and gives
+ * that password only. Accepting says which it was: a password alone for an
+ * e-mail with no user is 400 naming `name`, and the page then asks for it.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, get, post } from '../api.js';
+import { ApiError, post } from '../api.js';
 import { isPasswordTooShort } from '../../../src/modules/users/password-rule.js';
 import { Field, PasswordField, Problem, Submit } from '../components/fields.js';
 import { Standalone } from '../components/standalone.js';
@@ -18,7 +23,6 @@ interface Invitation {
   email: string;
   companyName: string;
   role: Role;
-  existingUser: boolean;
 }
 
 export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
@@ -28,27 +32,37 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
   }, [t]);
   const { hash } = useLocation();
   const token = hash.replace(/^#/, '');
-  const invitation = useLoad(() => (token ? get<Invitation>(`/invitations/${encodeURIComponent(token)}`) : Promise.reject(new ApiError(404, 'NOT_FOUND', ''))), [token]);
+  const invitation = useLoad(() => (token ? post<Invitation>('/invitations/lookup', { token }) : Promise.reject(new ApiError(404, 'NOT_FOUND', ''))), [token]);
   const action = useAction();
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [existing, setExisting] = useState(false);
   const name = useRef<HTMLInputElement>(null);
   const password = useRef<HTMLInputElement>(null);
   const confirmation = useRef<HTMLInputElement>(null);
 
   const submit = async (event: Event) => {
     event.preventDefault();
-    const existing = invitation.data?.existingUser;
     const typed = password.current!.value;
     if (!existing && isPasswordTooShort(typed)) return setProblem(t('passwordTooShort'));
     if (!existing && typed !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
     setProblem(undefined);
-    const body = existing ? { password: typed } : { name: name.current!.value.trim(), password: typed, passwordConfirmation: confirmation.current!.value };
-    const me = await action.run(() => post<Me>(`/invitations/${encodeURIComponent(token)}`, body));
+    const body = existing ? { token, password: typed } : { token, name: name.current!.value.trim(), password: typed, passwordConfirmation: confirmation.current!.value };
+    const me = await action.run(() => post<Me>('/invitations/accept', body));
     if (me) {
       onSignedIn(me);
       navigate(BASE, { replace: true });
     }
   };
+
+  // A password alone for an e-mail that has no user yet: ask for the name and the confirmation.
+  const needsName = existing && action.error instanceof ApiError && action.error.status === 400 && action.error.details.some((d) => d.field === 'name');
+  useEffect(() => {
+    if (needsName) {
+      setExisting(false);
+      setProblem(t('invitationNeedsName'));
+      action.clear();
+    }
+  }, [needsName]);
 
   const found = invitation.data;
   return (
@@ -62,14 +76,17 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
       {found && (
         <form class="panel" onSubmit={submit} noValidate>
           <p>{t('invitationFor', { email: found.email, company: found.companyName, role: t(`role_${found.role}`) })}</p>
-          {found.existingUser && <p class="muted">{t('invitationExisting')}</p>}
-          {!found.existingUser && (
+          <label class="check">
+            <input type="checkbox" checked={existing} onChange={(e) => setExisting(e.currentTarget.checked)} />
+            <span>{t('invitationExisting')}</span>
+          </label>
+          {!existing && (
             <Field label={t('name')}>
               <input ref={name} name="name" autoComplete="name" required maxLength={255} />
             </Field>
           )}
-          <PasswordField label={t('password')} inputRef={password} name="password" autoComplete={found.existingUser ? 'current-password' : 'new-password'} describedBy={found.existingUser ? undefined : 'password-rule'} />
-          {!found.existingUser && (
+          <PasswordField label={t('password')} inputRef={password} name="password" autoComplete={existing ? 'current-password' : 'new-password'} describedBy={existing ? undefined : 'password-rule'} />
+          {!existing && (
             <>
               <p id="password-rule" class="muted small">
                 {t('passwordRule')}

@@ -1,8 +1,11 @@
 /**
- * Equipe: the members and their roles; an admin invites (the invitation's
- * address is shown to copy: the service sends no e-mail), changes a role,
- * removes a member, and may require two-step verification of everyone. The
- * last admin's refusal (409 LAST_ADMIN) is the server's message.
+ * Equipe: the members and their roles; an admin invites (Gerar convite: the
+ * service sends no e-mail, the address is shown to copy; the role starts at
+ * Leitura), sees the pending invitations and revokes them, changes a role,
+ * removes a member (the dialog lists the keys and webhooks they made, to
+ * revoke or keep, and the notice says which was done), and may require
+ * two-step verification of everyone. The last admin's refusal (409
+ * LAST_ADMIN) is the server's message.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { del, get, post, put } from '../api.js';
@@ -14,6 +17,7 @@ import { ErrorBox, Notice } from '../components/feedback.js';
 import { useAction, useLoad } from '../components/load.js';
 import { PageHead } from '../components/page-head.js';
 import { Table } from '../components/table.js';
+import { when } from '../format.js';
 import { useI18n } from '../i18n.js';
 import { ROLES, useCan, type Role } from '../session.js';
 
@@ -30,6 +34,24 @@ export interface Team {
   requireTotp: boolean;
 }
 
+interface PendingInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The keys and webhooks a member made, as the removal lists them (webhook URLs without their query). */
+interface Credentials {
+  keys: { id: string; name: string | null; prefix: string }[];
+  webhooks: { id: string; url: string }[];
+}
+
+interface Removal extends Credentials {
+  credentials: 'revoked' | 'kept';
+}
+
 export function TeamPage() {
   const { t } = useI18n();
   const can = useCan();
@@ -38,6 +60,8 @@ export function TeamPage() {
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
+  // Counts the invitations made here: the pending list is read again after each.
+  const [invitations, setInvitations] = useState(0);
   const write = can('team.write');
 
   const changeRole = async (member: Member, role: Role) => {
@@ -102,20 +126,142 @@ export function TeamPage() {
           </Table>
         </>
       )}
-      {inviting && <InviteDialog onClose={() => setInviting(false)} />}
+      {write && <PendingInvitations key={invitations} onNotice={setNotice} />}
+      {inviting && (
+        <InviteDialog
+          onClose={() => {
+            setInviting(false);
+            setInvitations((n) => n + 1);
+          }}
+        />
+      )}
       {removing && (
-        <Confirm
-          title={t('removeMemberTitle', { name: removing.name || removing.email })}
-          text={t('removeMemberText')}
-          confirm={t('confirmRemove')}
-          action={() => del(`/team/members/${encodeURIComponent(removing.userId)}`)}
-          onClose={(removed) => {
+        <RemoveDialog
+          member={removing}
+          onClose={(removal) => {
             setRemoving(undefined);
-            if (removed) team.reload();
+            if (removal) {
+              setNotice(removalNotice(removal, t));
+              team.reload();
+            }
           }}
         />
       )}
     </>
+  );
+}
+
+type T = ReturnType<typeof useI18n>['t'];
+
+/** "Membro removido; 2 chaves e 1 webhook revogados" (or mantidos), or just "Membro removido." when they made none. */
+function removalNotice(removal: Removal, t: T): string {
+  const keys = removal.keys.length;
+  const hooks = removal.webhooks.length;
+  if (keys + hooks === 0) return t('removedNone');
+  const vars = { keys: keys === 1 ? t('keysOne') : t('keysMany', { n: keys }), webhooks: hooks === 1 ? t('webhooksOne') : t('webhooksMany', { n: hooks }) };
+  return removal.credentials === 'revoked' ? t('removedRevoked', vars) : t('removedKept', vars);
+}
+
+/** Removing a member: the keys and webhooks they made, listed, to revoke or keep in the same step. */
+function RemoveDialog({ member, onClose }: { member: Member; onClose: (removal: Removal | undefined) => void }) {
+  const { t } = useI18n();
+  const listed = useLoad(() => get<Credentials>(`/team/members/${encodeURIComponent(member.userId)}/credentials`), [member.userId]);
+  const action = useAction();
+  const [choice, setChoice] = useState<'revoke' | 'keep'>('revoke');
+  const any = listed.data ? listed.data.keys.length + listed.data.webhooks.length > 0 : false;
+  const go = async () => {
+    const removal = await action.run(() => del<Removal>(`/team/members/${encodeURIComponent(member.userId)}`, { credentials: any ? choice : 'keep' }));
+    if (removal) onClose(removal);
+  };
+  return (
+    <Dialog title={t('removeMemberTitle', { name: member.name || member.email })} onClose={() => onClose(undefined)}>
+      <p>{t('removeMemberText')}</p>
+      <ErrorBox error={listed.error ?? action.error} />
+      {listed.loading && <p>{t('loading')}</p>}
+      {listed.data && !any && <p class="muted">{t('memberNoCredentials')}</p>}
+      {listed.data && any && (
+        <>
+          <h3>{t('memberCredentials')}</h3>
+          <ul class="credentials">
+            {listed.data.keys.map((k) => (
+              <li key={k.id}>
+                {k.name ?? '—'} <span class="mono muted">{k.prefix}</span>
+              </li>
+            ))}
+            {listed.data.webhooks.map((w) => (
+              <li key={w.id} class="break mono">
+                {w.url}
+              </li>
+            ))}
+          </ul>
+          <fieldset class="field">
+            <legend>{t('credentialsChoice')}</legend>
+            <label class="check">
+              <input type="radio" name="credentials" value="revoke" checked={choice === 'revoke'} onChange={() => setChoice('revoke')} />
+              <span>{t('revokeCredentials')}</span>
+            </label>
+            <label class="check">
+              <input type="radio" name="credentials" value="keep" checked={choice === 'keep'} onChange={() => setChoice('keep')} />
+              <span>{t('keepCredentials')}</span>
+            </label>
+          </fieldset>
+        </>
+      )}
+      <div class="buttons">
+        <button type="button" class="danger" disabled={action.busy || listed.loading} onClick={() => void go()}>
+          {t('confirmRemove')}
+        </button>
+        <button type="button" class="secondary" onClick={() => onClose(undefined)}>
+          {t('cancel')}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The invitations neither used nor expired, each with Revogar (its address stops working). */
+function PendingInvitations({ onNotice }: { onNotice: (text: string | undefined) => void }) {
+  const { t, locale } = useI18n();
+  const list = useLoad(() => get<{ data: PendingInvitation[] }>('/team/invitations'), []);
+  const [revoking, setRevoking] = useState<PendingInvitation | undefined>(undefined);
+  return (
+    <section class="panel" aria-labelledby="pending-title">
+      <h2 id="pending-title">{t('pendingInvitations')}</h2>
+      <ErrorBox error={list.error} />
+      {list.data && list.data.data.length === 0 && <p class="muted">{t('noPendingInvitations')}</p>}
+      {list.data && list.data.data.length > 0 && (
+        <Table columns={[t('email'), t('role'), t('invitationExpiresAt'), t('actions')]}>
+          {list.data.data.map((invitation) => (
+            <tr key={invitation.id}>
+              <td class="break">{invitation.email}</td>
+              <td>{t(`role_${invitation.role}`)}</td>
+              <td>{when(invitation.expiresAt, locale)}</td>
+              <td>
+                <button type="button" class="link-button danger" onClick={() => setRevoking(invitation)}>
+                  {t('revokeInvitation')}
+                  <span class="visually-hidden"> {invitation.email}</span>
+                </button>
+              </td>
+            </tr>
+          ))}
+        </Table>
+      )}
+      {revoking && (
+        <Confirm
+          title={t('revokeInvitationTitle', { email: revoking.email })}
+          text={t('revokeInvitationText')}
+          confirm={t('confirmRevokeInvitation')}
+          action={() => del(`/team/invitations/${encodeURIComponent(revoking.id)}`)}
+          onClose={(done) => {
+            setRevoking(undefined);
+            if (done) {
+              onNotice(t('invitationRevoked'));
+              list.reload();
+            }
+          }}
+        />
+      )}
+    </section>
   );
 }
 
@@ -124,10 +270,11 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
   const action = useAction();
   const [url, setUrl] = useState<string | undefined>(undefined);
   const email = useRef<HTMLInputElement>(null);
-  const role = useRef<HTMLSelectElement>(null);
+  // A new member starts at Leitura: a higher role is a choice the admin makes.
+  const [role, setRole] = useState<Role>('viewer');
   const submit = async (event: Event) => {
     event.preventDefault();
-    const answer = await action.run(() => post<{ url: string; expiresAt: string }>('/team/invitations', { email: email.current!.value.trim(), role: role.current!.value }));
+    const answer = await action.run(() => post<{ url: string; expiresAt: string }>('/team/invitations', { email: email.current!.value.trim(), role }));
     if (answer) setUrl(answer.url);
   };
   return (
@@ -139,11 +286,12 @@ function InviteDialog({ onClose }: { onClose: () => void }) {
         </>
       ) : (
         <form onSubmit={submit}>
+          <p class="muted small">{t('inviteNoEmail')}</p>
           <Field label={t('email')}>
             <input ref={email} type="email" required maxLength={254} />
           </Field>
           <Field label={t('role')}>
-            <select ref={role}>
+            <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>
                   {t(`role_${r}`)}

@@ -25,6 +25,15 @@ export const ERRORS = {
   },
   FORBIDDEN: {
     missingScope: template({ en: (p: { scope: string }) => `This key lacks the ${p.scope} scope`, 'pt-BR': (p) => `Esta chave não tem o escopo ${p.scope}` }),
+    missingScopeOr: template({
+      en: (p: { scope: string; broad: string }) => `This key lacks the ${p.scope} scope (or ${p.broad}, which holds it)`,
+      'pt-BR': (p) => `Esta chave não tem o escopo ${p.scope} (nem ${p.broad}, que o contém)`,
+    }),
+    // A dashboard member makes a key with at most what their role may do (users/roles.ts, grantableScopes).
+    scopeAboveRole: template({
+      en: (p: { scopes: string }) => `Your role cannot grant ${p.scopes}: an admin can issue that key`,
+      'pt-BR': (p) => `Seu papel não pode conceder ${p.scopes}: um administrador pode emitir essa chave`,
+    }),
     notFromThePage: { en: 'This request must come from the payment page', 'pt-BR': 'Esta requisição deve vir da página de pagamento' },
     pageOutOfDate: { en: 'The payment page is out of date: reload it', 'pt-BR': 'A página de pagamento está desatualizada: recarregue-a' },
     notFromTheDashboard: {

@@ -28,6 +28,11 @@ export const PROBLEMS = {
   idempotencyKeyLength: { en: 'must be 1 to 255 characters', 'pt-BR': 'deve ter de 1 a 255 caracteres' },
   idempotencyKeyReused: { en: 'was used with another route or body', 'pt-BR': 'foi usada com outra rota ou outro corpo' },
   pageToken: { en: 'is missing, expired or not for this link', 'pt-BR': 'está ausente, expirou ou não é deste link' },
+  // A dashboard key's scopes, capped by its creator's role (users/roles.ts).
+  scopesAboveRole: template({
+    en: (p: { scopes: string }) => `holds scopes your role cannot grant: ${p.scopes}`,
+    'pt-BR': (p) => `tem escopos que seu papel não pode conceder: ${p.scopes}`,
+  }),
   dashboardToken: { en: "is missing or not this session's", 'pt-BR': 'está ausente ou não é desta sessão' },
   // The dashboard's people (modules/users).
   passwordConfirmation: { en: 'does not match the password', 'pt-BR': 'não confere com a senha' },
