@@ -1,7 +1,7 @@
 /**
- * Two-step verification: enrolment shows a secret, its otpauth:// URI and a
- * QR code, and turns on only with a code the app computes (a wrong one is
- * refused); sign-in then asks for the code (a code is not accepted twice,
+ * Two-step verification: enrolment (the password re-entered) shows a
+ * secret, its otpauth:// URI and a QR code, and turns on only with a code the
+ * app computes (a wrong one is refused); sign-in then asks for the code (a code is not accepted twice,
  * a wrong one counts as a failed sign-in); a recovery code works once; a
  * company that requires it sends its members without it to set it up first.
  */
@@ -14,7 +14,7 @@ import { Browser, codeAt, member, PASSWORD } from '../helpers/dashboard.js';
 import { OWASP_SCRYPT, UserService } from '../../src/modules/users/index.js';
 
 async function enrol(browser: Browser, t: TestApp): Promise<{ secret: string; recoveryCodes: string[] }> {
-  const started = await browser.send('POST', '/account/totp');
+  const started = await browser.send('POST', '/account/totp', { password: PASSWORD });
   assert.equal(started.statusCode, 200, started.body);
   const { secret } = started.json();
   const confirmed = await browser.send('POST', '/account/totp/confirm', { code: codeAt(t, secret) });
@@ -32,7 +32,9 @@ for (const engine of engines()) {
 
     test('enrolment: secret, URI and QR code; a wrong code is refused; the right one turns it on with 10 recovery codes', async () => {
       const browser = await member(t, 'tina@loja.example', 'finance');
-      const started = await browser.send('POST', '/account/totp');
+      assertError(await browser.send('POST', '/account/totp'), 400, 'VALIDATION_ERROR', 'body');
+      assertError(await browser.send('POST', '/account/totp', { password: 'not my password' }), 401, 'UNAUTHORIZED');
+      const started = await browser.send('POST', '/account/totp', { password: PASSWORD });
       assert.equal(started.statusCode, 200, started.body);
       const { secret, uri, qrCode } = started.json();
       assert.match(secret, /^[A-Z2-7]{32}$/, '20 bytes in base32');
@@ -85,14 +87,19 @@ for (const engine of engines()) {
       assert.equal((await again.send('POST', '/session/totp', { code: recoveryCodes[4]! })).statusCode, 200);
     });
 
-    test('turning it off takes the password, and is refused while the company requires it', async () => {
+    test('turning it off takes the password and a current code (or a recovery code), and is refused while the company requires it', async () => {
       const admin = await member(t, 'vera@loja.example', 'admin');
-      await enrol(admin, t);
-      assertError(await admin.send('DELETE', '/account/totp', { password: 'not my password' }), 401, 'UNAUTHORIZED');
+      const { secret } = await enrol(admin, t);
+      t.clock.advance(30_000);
+      assertError(await admin.send('DELETE', '/account/totp', { password: PASSWORD }), 400, 'VALIDATION_ERROR', 'code');
+      assertError(await admin.send('DELETE', '/account/totp', { password: 'not my password', code: codeAt(t, secret) }), 401, 'UNAUTHORIZED');
+      const wrong = codeAt(t, secret) === '000000' ? '111111' : '000000';
+      assertError(await admin.send('DELETE', '/account/totp', { password: PASSWORD, code: wrong }), 401, 'UNAUTHORIZED');
+      assert.equal((await admin.me()).user.totpEnabled, true, 'the password alone does not turn it off');
       assert.equal((await admin.send('PUT', '/team/settings', { requireTotp: true })).statusCode, 200);
-      assertError(await admin.send('DELETE', '/account/totp', { password: PASSWORD }), 403, 'FORBIDDEN');
+      assertError(await admin.send('DELETE', '/account/totp', { password: PASSWORD, code: codeAt(t, secret) }), 403, 'FORBIDDEN');
       assert.equal((await admin.send('PUT', '/team/settings', { requireTotp: false })).statusCode, 200);
-      assert.equal((await admin.send('DELETE', '/account/totp', { password: PASSWORD })).statusCode, 204);
+      assert.equal((await admin.send('DELETE', '/account/totp', { password: PASSWORD, code: codeAt(t, secret) })).statusCode, 204);
       assert.equal((await admin.me()).user.totpEnabled, false);
       const signIn = await new Browser(t).signIn('vera@loja.example');
       assert.equal(signIn.json().stage, 'signed-in', 'no code asked any more');

@@ -133,6 +133,11 @@ describe('dashboard people against the service', () => {
     assert.equal(owner.code, 0, owner.stderr);
     await activate(page, server.url, (owner.json as Json).url, 'Pessoa Dupla');
     await page.getByRole('link', { name: 'Minha conta' }).click();
+    // Enrolling takes the password again: a wrong one is refused.
+    await page.getByLabel('Senha', { exact: true }).fill('não é a senha');
+    await page.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
+    await page.getByRole('alert').getByText('Senha incorreta').waitFor();
+    await page.getByLabel('Senha', { exact: true }).fill(MEMBER_PASSWORD);
     await page.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
     await page.getByRole('img', { name: 'QR Code da verificação em duas etapas' }).waitFor();
     const secret = String(await page.locator('code.secret').textContent());

@@ -349,6 +349,7 @@ describe('dashboard pages', () => {
 
       // Minha conta: two-step verification → QR code, secret, Código, Ativar → 10 recovery codes.
       await go('Minha conta');
+      await page.getByLabel('Senha', { exact: true }).fill('uma senha longa o bastante');
       await page.getByRole('button', { name: 'Ativar verificação em duas etapas' }).click();
       await page.getByRole('img', { name: 'QR Code da verificação em duas etapas' }).waitFor();
       assert.ok((await page.getByText('JBSWY3DPEHPK3PXP').count()) > 0);

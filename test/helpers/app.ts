@@ -16,7 +16,7 @@ import { TEST_CARDS, buildVault, type Vault } from '../../src/modules/vault/inde
 import { buildVaultApp } from '../../src/vault-app.js';
 import type { Resolver, Sender } from '../../src/modules/webhooks/index.js';
 import { DEMO } from '../../src/modules/demo/index.js';
-import { TEST_SCRYPT } from '../../src/modules/users/index.js';
+import { TEST_SCRYPT, type ScryptParams } from '../../src/modules/users/index.js';
 import { runSteps, workerSteps, type Step as WorkerStep } from '../../src/workers/worker.js';
 import pino from 'pino';
 import { openTestDatabase, type Engine, type TestDatabase } from './db.js';
@@ -54,6 +54,8 @@ export interface TestAppOptions {
   logger?: AppDeps['logger'];
   /** Randomness of webhook retries' jitter (default: always 0, so retries come exactly on the schedule, as the manual clock reads it). */
   random?: () => number;
+  /** scrypt's parameters for dashboard passwords (default: TEST_SCRYPT). */
+  passwordParams?: ScryptParams;
 }
 
 
@@ -98,7 +100,7 @@ export async function startTestApp(engine: Engine, opts: TestAppOptions = {}): P
   const deps: AppDeps = {
     ...base,
     // Dashboard passwords hashed at 1/128 of OWASP's cost: a sign-in in milliseconds (the default's test is in test/api/dashboard-passwords.test.ts).
-    passwordParams: TEST_SCRYPT,
+    passwordParams: opts.passwordParams ?? TEST_SCRYPT,
     providers,
     vault: vault.client,
     resolve: opts.resolve ?? (async () => ['93.184.216.34']),

@@ -92,6 +92,11 @@ export const TEXTS = {
     'Guarde estes 10 códigos: cada um entra uma vez sem o aplicativo. Eles não serão mostrados de novo.',
     'Keep these 10 codes: each signs in once without the app. They will not be shown again.',
   ),
+  totpEnableNote: text('Confirme com a sua senha para começar. Suas outras sessões serão encerradas ao ativar.', 'Confirm with your password to start. Your other sessions will end when it is turned on.'),
+  totpDisableNote: text(
+    'Para desativar, digite a sua senha e o código do aplicativo (ou um código de recuperação). Suas outras sessões serão encerradas.',
+    'To turn it off, type your password and the code from the app (or a recovery code). Your other sessions will end.',
+  ),
   totpDisable: text('Desativar verificação em duas etapas', 'Turn off two-step verification'),
   totpDisabled: text('Verificação em duas etapas desativada.', 'Two-step verification turned off.'),
   // Team

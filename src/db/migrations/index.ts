@@ -23,6 +23,7 @@ import * as m016 from './016-transaction-search.js';
 import * as m017 from './017-api-key-name-and-last-use.js';
 import * as m018 from './018-webhook-disabling.js';
 import * as m019 from './019-vault-closed-intents.js';
+import * as m020 from './020-sign-in-attempts.js';
 import * as m021 from './021-creators-and-invitation-ids.js';
 import * as m022 from './022-daily-totals.js';
 import * as m023 from './023-transaction-refund-filters.js';
@@ -47,6 +48,7 @@ export const migrations: Record<string, Migration> = {
   '017-api-key-name-and-last-use': m017,
   '018-webhook-disabling': m018,
   '019-vault-closed-intents': m019,
+  '020-sign-in-attempts': m020,
   '021-creators-and-invitation-ids': m021,
   '022-daily-totals': m022,
   '023-transaction-refund-filters': m023,

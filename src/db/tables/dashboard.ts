@@ -57,11 +57,17 @@ export interface DashboardSessionsTable {
   created_at: Timestamp;
   last_seen_at: Timestamp;
   expires_at: Timestamp;
+  /** A half-open session's invitation (its token's hash), accepted when the code is given. */
+  invitation_hash: string | null;
 }
 
 export interface SignInFailuresTable {
   email: string;
   at: Timestamp;
+  /** 'password': sign-ins and re-checks; 'code': wrong two-step codes, counted on their own. */
+  kind: 'password' | 'code';
+  /** The attempt that reserved this row before hashing (null in rows from before migration 020). */
+  id: string | null;
 }
 
 export interface SignInLockoutsTable {

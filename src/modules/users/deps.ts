@@ -8,7 +8,7 @@ import type { Environment } from '../../config.js';
 import type { Db } from '../../db/database.js';
 import type { Sealer } from '../../lib/aes-gcm.js';
 import type { Clock } from '../../lib/clock.js';
-import type { DomainError, Outcome } from '../../lib/domain-error.js';
+import type { Outcome } from '../../lib/domain-error.js';
 import type { IdGenerator } from '../../lib/ids.js';
 import type { AuditRecorder } from '../audit/entry.js';
 import type { ScryptParams } from './password.js';
@@ -63,11 +63,12 @@ export const doerOf = (live: LiveSession, ip: string): Doer => ({ userId: live.u
 
 /** The parts of a sign-in an invitation's acceptance goes through, with the lockout and the failures of any other. */
 export interface SignInSteps {
-  /** The lockout's refusal when `email` is locked now. */
-  lockout(email: string): Promise<DomainError | undefined>;
-  /** Counts a failed sign-in of `email` and audits it. */
-  failed(email: string, user: UserRow | undefined, ip: string): Promise<void>;
+  /** Checks an existing user's password as a sign-in does (one hash at a time, the lockout, the failure counted and audited); answers the user when right. */
+  checkPassword(user: UserRow, password: string, ip: string): Promise<Outcome<UserRow>>;
   hash(password: string): Promise<string>;
-  /** The session of a user whose password matched: active, or waiting for the second step. */
-  begin(user: UserRow, ip: string, companyId?: string): Promise<Outcome<SignedIn>>;
+  /**
+   * The session of a user whose password matched: active, or waiting for the
+   * second step (with `invitationHash`, the invitation the code accepts).
+   */
+  begin(user: UserRow, ip: string, companyId?: string, invitationHash?: string): Promise<Outcome<SignedIn>>;
 }

@@ -26,3 +26,13 @@ test('at most 2 hashes run and 64 wait: a burst past that is refused with 503, a
   assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 66);
   assert.match(await hashPassword('senha muito boa', { logN: 4, r: 8, p: 1 }), /^scrypt\$4\$/, 'the gate is free again');
 });
+
+test("the last lane (e-mails with failures) never holds both running places: a first-lane hash starts at once behind its queue", async () => {
+  const cheap = { logN: 4, r: 8, p: 1 };
+  const stored = await hashPassword('senha muito boa', { logN: 14, r: 8, p: 1 });
+  const order: string[] = [];
+  const flood = Array.from({ length: 6 }, (_, i) => verifyPassword('errada', stored, 'last').then(() => order.push(`last ${i}`)));
+  const own = hashPassword('senha muito boa', cheap).then(() => order.push('first'));
+  await Promise.all([...flood, own]);
+  assert.equal(order[0], 'first', order.join(', '));
+});

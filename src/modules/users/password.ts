@@ -7,6 +7,9 @@
  * Each hash holds 128 MiB while it runs: at most HASHES_AT_ONCE run at a
  * time and at most HASHES_WAITING wait, so a burst of sign-ins costs bounded
  * memory; past that the request is refused (503) rather than queued forever.
+ * The checks of e-mails with recent failures (under attack) wait in a lane of
+ * their own that never holds every running place (HashLane); ahead of the
+ * gate the service lets one hash per e-mail in at a time (attempts.ts).
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { AppError } from '../../http/errors.js';
@@ -49,28 +52,51 @@ const HASHES_WAITING = 64;
 /** Seconds a client refused for a full queue is told to wait: the queue drains in about that. */
 const BUSY_RETRY_SECONDS = 5;
 
-let running = 0;
-const waiting: (() => void)[] = [];
+/**
+ * Where a hash waits: `first` (a sign-in of an e-mail with no recent failure,
+ * as a person's own sign-in is, and any hash of a new password) or `last` (an
+ * e-mail with failures: under attack, or mistyped). The last lane never holds
+ * every running place, so a first-lane hash starts at once while fewer than
+ * HASHES_AT_ONCE first-lane ones run, however long the last lane's queue; a
+ * freed place goes to the first lane's next hash, then the last lane's; each
+ * lane in arrival order.
+ */
+export type HashLane = 'first' | 'last';
 
-async function gated<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= HASHES_AT_ONCE) {
+const running: Record<HashLane, number> = { first: 0, last: 0 };
+const waiting: Record<HashLane, (() => void)[]> = { first: [], last: [] };
+
+const mayStart = (lane: HashLane): boolean => running.first + running.last < HASHES_AT_ONCE && (lane === 'first' || running.last < HASHES_AT_ONCE - 1);
+
+/** Hands the free places to the waiting hashes that may take them. */
+function wake(): void {
+  for (const lane of ['first', 'last'] as const) {
+    while (waiting[lane].length > 0 && mayStart(lane)) {
+      running[lane]++;
+      waiting[lane].shift()!();
+    }
+  }
+}
+
+async function gated<T>(work: () => Promise<T>, lane: HashLane): Promise<T> {
+  if (mayStart(lane)) running[lane]++;
+  else {
     // 503, as for a database that does not answer: the request did nothing and may be retried.
-    if (waiting.length >= HASHES_WAITING) throw new AppError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, BUSY_RETRY_SECONDS);
-    await new Promise<void>((resolve) => waiting.push(resolve));
-  } else {
-    running++;
+    if (waiting.first.length + waiting.last.length >= HASHES_WAITING) {
+      throw new AppError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, BUSY_RETRY_SECONDS);
+    }
+    // The place is taken for this hash by wake() before it is resumed.
+    await new Promise<void>((resolve) => waiting[lane].push(resolve));
   }
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
-    // The slot passes to the next waiter as it is; without one it is freed.
-    if (next) next();
-    else running--;
+    running[lane]--;
+    wake();
   }
 }
 
-function derive(password: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
+function derive(password: string, salt: Buffer, params: ScryptParams, lane: HashLane = 'first'): Promise<Buffer> {
   const N = 2 ** params.logN;
   // 128 · N · r bytes, plus room: node's default maxmem (32 MiB) is below OWASP's 128 MiB.
   const options: ScryptOptions = { N, r: params.r, p: params.p, maxmem: 256 * N * params.r };
@@ -79,6 +105,7 @@ function derive(password: string, salt: Buffer, params: ScryptParams): Promise<B
       new Promise((resolve, reject) => {
         scrypt(password.normalize('NFC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key)));
       }),
+    lane,
   );
 }
 
@@ -96,11 +123,11 @@ export function paramsOf(stored: string): ScryptParams | undefined {
   return match ? { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) } : undefined;
 }
 
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string, lane: HashLane = 'first'): Promise<boolean> {
   const match = STORED.exec(stored);
   const params = paramsOf(stored);
   if (!match || !params) return false;
   const expected = Buffer.from(match[5]!, 'base64url');
-  const key = await derive(password, Buffer.from(match[4]!, 'base64url'), params);
+  const key = await derive(password, Buffer.from(match[4]!, 'base64url'), params, lane);
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

@@ -2,7 +2,7 @@
  * All SQL on users, memberships, recovery codes, invitations, dashboard
  * sessions and the sign-in lockout. The executor is always the first parameter.
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { DashboardSessionsTable, UsersTable } from '../../db/types.js';
 import type { Role } from './roles.js';
@@ -274,29 +274,63 @@ export async function lockedUntil(ex: Db, email: string, at: Date): Promise<Date
   return row ? new Date(row.until) : undefined;
 }
 
+export type FailureKind = 'password' | 'code';
+
+/** The e-mail's transaction lock: a reservation and a lock of one e-mail are one at a time, in any process. */
+async function lockAttemptsOf(trx: Db, email: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtext(${`sign-in:${email}`}))`.execute(trx);
+}
+
 /**
- * Records a failure and, when it makes `max` within the window, locks the
- * e-mail until `lockUntil` and forgets its failures (the count starts again
- * after the lock). Answers the lock's end when this failure locked it.
+ * Counts an attempt of `email` as a failure before it is checked (row `id`),
+ * unless the e-mail is locked at `row.at` (answers the lock's end) or `max`
+ * failures of `kind` are in the window already; answers how many there are
+ * with it (more than `max`: refused, nothing written). The e-mail's
+ * transaction lock makes the lock's check, the count and the insert one step
+ * (lockEmail takes it too), so of attempts made at once, in whatever
+ * process, no more than `max` pass.
  */
-export async function recordFailure(ex: Db, email: string, at: Date, windowStart: Date, max: number, lockUntil: Date): Promise<Date | undefined> {
-  await ex.insertInto('sign_in_failures').values({ email, at }).execute();
+export async function reserveAttempt(db: Db, row: { email: string; kind: FailureKind; id: string; at: Date }, windowStart: Date, max: number): Promise<{ lockedUntil: Date } | { count: number }> {
+  return db.transaction().execute(async (trx) => {
+    await lockAttemptsOf(trx, row.email);
+    const until = await lockedUntil(trx, row.email, row.at);
+    if (until) return { lockedUntil: until };
+    const count = await failureCount(trx, row.email, row.kind, windowStart);
+    if (count < max) await trx.insertInto('sign_in_failures').values(row).execute();
+    return { count: count + 1 };
+  });
+}
+
+export async function failureCount(ex: Db, email: string, kind: FailureKind, windowStart: Date): Promise<number> {
   const row = await ex
     .selectFrom('sign_in_failures')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('email', '=', email)
+    .where('kind', '=', kind)
     .where('at', '>', windowStart)
     .executeTakeFirstOrThrow();
-  if (Number(row.n) < max) return undefined;
-  await ex
-    .insertInto('sign_in_lockouts')
-    .values({ email, until: lockUntil })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ until: lockUntil }))
-    .execute();
-  await ex.deleteFrom('sign_in_failures').where('email', '=', email).execute();
-  return lockUntil;
+  return Number(row.n);
 }
 
+/** Takes back the failure an attempt reserved (its password or code was right). */
+export async function takeBackAttempt(ex: Db, id: string): Promise<void> {
+  await ex.deleteFrom('sign_in_failures').where('id', '=', id).execute();
+}
+
+/** Locks `email` until `until` and forgets its failures (the count starts again after the lock), under the e-mail's transaction lock. */
+export async function lockEmail(db: Db, email: string, until: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockAttemptsOf(trx, email);
+    await trx
+      .insertInto('sign_in_lockouts')
+      .values({ email, until })
+      .onConflict((oc) => oc.column('email').doUpdateSet({ until }))
+      .execute();
+    await trx.deleteFrom('sign_in_failures').where('email', '=', email).execute();
+  });
+}
+
+/** Forgets every failure of `email`, passwords and codes (a whole sign-in went through). */
 export async function clearFailures(ex: Db, email: string): Promise<void> {
   await ex.deleteFrom('sign_in_failures').where('email', '=', email).execute();
 }

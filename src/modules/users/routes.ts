@@ -3,7 +3,8 @@
  * /dashboard/api (docs/dashboard.md, "Session and identity"). None has an
  * API-key scope (the global key auth passes them by) and all are hidden from
  * /openapi.json. Sign-in, its code step and accepting an invitation need the
- * dashboard's Origin and count against DASHBOARD_SIGNIN_PER_IP_PER_MINUTE.
+ * dashboard's Origin and count against DASHBOARD_SIGNIN_PER_IP_PER_MINUTE, as
+ * do the account's password re-checks (password change, two-step on and off).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
@@ -27,6 +28,7 @@ import {
   RemovalBody,
   SignInBody,
   TokenBody,
+  TotpOffBody,
 } from './schemas.js';
 import { doerOf, type SignedIn } from './deps.js';
 import type { UserService } from './service.js';
@@ -103,13 +105,18 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
 
   // ---- the signed-in person's account -----------------------------------------
 
+  // The password re-checks count against the sign-in's per-address limit too (after the session: no session, no count).
   app.post<{ Body: Static<typeof PasswordChangeBody> }>(
     `${DASHBOARD_API}/account/password`,
-    { preHandler: signedIn, schema: { hide: true, body: PasswordChangeBody } },
+    { preHandler: [signedIn, perAddress], schema: { hide: true, body: PasswordChangeBody } },
     async (request, reply) => sendOutcome(reply, await users.changePassword(live(request), request.body.currentPassword, request.body.newPassword, request.ip), 204),
   );
 
-  app.post(`${DASHBOARD_API}/account/totp`, { preHandler: signedIn, schema: { hide: true } }, async (request, reply) => sendOutcome(reply, await users.enrollTotp(live(request))));
+  app.post<{ Body: Static<typeof PasswordBody> }>(
+    `${DASHBOARD_API}/account/totp`,
+    { preHandler: [signedIn, perAddress], schema: { hide: true, body: PasswordBody } },
+    async (request, reply) => sendOutcome(reply, await users.enrollTotp(live(request), request.body.password, request.ip)),
+  );
 
   app.post<{ Body: Static<typeof CodeBody> }>(
     `${DASHBOARD_API}/account/totp/confirm`,
@@ -117,10 +124,10 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
     async (request, reply) => sendOutcome(reply, await users.confirmTotp(live(request), request.body.code, request.ip)),
   );
 
-  app.delete<{ Body: Static<typeof PasswordBody> }>(
+  app.delete<{ Body: Static<typeof TotpOffBody> }>(
     `${DASHBOARD_API}/account/totp`,
-    { preHandler: signedIn, schema: { hide: true, body: PasswordBody } },
-    async (request, reply) => sendOutcome(reply, await users.disableTotp(live(request), request.body.password, request.ip), 204),
+    { preHandler: [signedIn, perAddress], schema: { hide: true, body: TotpOffBody } },
+    async (request, reply) => sendOutcome(reply, await users.disableTotp(live(request), request.body.password, request.body.code, request.ip), 204),
   );
 
   // ---- the team ---------------------------------------------------------------

@@ -6,7 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { validationError, type DomainError } from '../../lib/domain-error.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, isPasswordTooShort } from './password-rule.js';
+import { isCommonPassword } from './common-passwords.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, isPasswordTooShort, isRepetitivePassword } from './password-rule.js';
 import { ROLES, type Role } from './roles.js';
 
 const MINUTE = 60_000;
@@ -18,7 +19,10 @@ export const TOTP_STAGE_MS = 5 * MINUTE;
 export const SESSION_TOUCH_MS = MINUTE;
 export const INVITATION_MS = 72 * 60 * MINUTE;
 
+/** Wrong passwords (sign-ins and re-checks inside a session) of one e-mail within the window that lock it. */
 export const LOCKOUT_FAILURES = 10;
+/** Wrong two-step codes of one user within the window that end the half-open session and lock the e-mail. */
+export const LOCKOUT_CODE_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * MINUTE;
 export const LOCKOUT_MS = 15 * MINUTE;
 
@@ -37,9 +41,28 @@ export function checkEmail(email: string, field = 'email'): DomainError | undefi
   return email.length <= MAX_EMAIL_LENGTH && EMAIL.test(email) ? undefined : validationError(field, PROBLEMS.email);
 }
 
-export function checkPassword(password: string, field = 'password'): DomainError | undefined {
+/** A local part shorter than this is part of too many passphrases to refuse them (`ana` in `banana`). */
+const MIN_LOCAL_PART = 4;
+
+/** Whether `password` holds `email` or its local part, case, spaces and separators (`.`, `_`, `-`, `+`) ignored. */
+function holdsEmail(password: string, email: string): boolean {
+  const fold = (text: string) => text.normalize('NFKC').toLowerCase().replace(/[\s._+-]/g, '');
+  const typed = fold(password);
+  const local = fold(email.slice(0, Math.max(0, email.lastIndexOf('@'))));
+  return typed.includes(fold(email)) || (local.length >= MIN_LOCAL_PART && typed.includes(local));
+}
+
+/**
+ * A new password: 12 to 256 characters, not trivially repetitive, not
+ * holding the user's e-mail (`email`, when known) and not one of the common
+ * passwords (common-passwords.ts). The refusal names `field`.
+ */
+export function checkPassword(password: string, field = 'password', email?: string): DomainError | undefined {
   if (isPasswordTooShort(password)) return validationError(field, PROBLEMS.minLength({ limit: MIN_PASSWORD_LENGTH }));
   if (password.length > MAX_PASSWORD_LENGTH) return validationError(field, PROBLEMS.maxLength({ limit: MAX_PASSWORD_LENGTH }));
+  if (isRepetitivePassword(password)) return validationError(field, PROBLEMS.passwordRepetitive);
+  if (email && holdsEmail(password, email)) return validationError(field, PROBLEMS.passwordHoldsEmail);
+  if (isCommonPassword(password)) return validationError(field, PROBLEMS.passwordCommon);
   return undefined;
 }
 

@@ -26,6 +26,8 @@ export const AcceptBody = Type.Object(
 );
 export const PasswordChangeBody = Type.Object({ currentPassword: Password, newPassword: Password }, { additionalProperties: false });
 export const PasswordBody = Type.Object({ password: Password }, { additionalProperties: false });
+/** Turning two-step verification off: the password and a current code (or a recovery code). */
+export const TotpOffBody = Type.Object({ password: Password, code: Type.String({ minLength: 1, maxLength: 32 }) }, { additionalProperties: false });
 export const InviteBody = Type.Object({ email: Email, role: Role }, { additionalProperties: false });
 export const RoleBody = Type.Object({ role: Role }, { additionalProperties: false });
 export const MemberParams = Type.Object({ userId: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });

@@ -8,21 +8,23 @@
  * hash each (an unknown e-mail is checked against a dummy hash), so neither
  * the answer nor its time tells which e-mails exist. Failures are counted per
  * e-mail in the database (every process shares them) whether the e-mail has
- * a user or not; 10 within 15 minutes lock it 15 minutes.
+ * a user or not, each before its hash (attempts.ts); 10 wrong passwords
+ * (sign-ins and re-checks inside a session) or 5 wrong codes within 15
+ * minutes lock it 15 minutes, and only a whole sign-in (the code included)
+ * clears them.
  */
 import { randomBytes } from 'node:crypto';
 import QRCode from 'qrcode';
-import { DomainError, validationError, type Outcome } from '../../lib/domain-error.js';
+import { DomainError, isDomainError, validationError, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { SignedIn, SignInSteps, UserDeps } from './deps.js';
-import { hashPassword, OWASP_SCRYPT, verifyPassword, type ScryptParams } from './password.js';
+import { Attempts } from './attempts.js';
+import { hashPassword, OWASP_SCRYPT, paramsOf, verifyPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import { SessionStore, type LiveSession, type Me } from './sessions.js';
 import {
   checkPassword,
-  LOCKOUT_FAILURES,
-  LOCKOUT_MS,
   LOCKOUT_WINDOW_MS,
   newRecoveryCode,
   normalizeEmail,
@@ -38,11 +40,13 @@ export class UserService implements SignInSteps {
   readonly sessions: SessionStore;
   readonly team: TeamService;
   readonly passwordParams: ScryptParams;
+  private readonly attempts: Attempts;
   private dummy: string | undefined;
 
   constructor(private readonly deps: UserDeps) {
     this.passwordParams = deps.passwordParams ?? OWASP_SCRYPT;
     this.sessions = new SessionStore(deps.db, deps.clock, deps.env);
+    this.attempts = new Attempts(deps.db, deps.clock);
     this.team = new TeamService(deps, this);
   }
 
@@ -61,52 +65,85 @@ export class UserService implements SignInSteps {
     return this.dummy;
   }
 
-  /** The 429 of a locked e-mail, with the minutes left. */
-  private locked(until: Date): DomainError {
-    const seconds = Math.max(1, Math.ceil((until.getTime() - this.deps.clock.now().getTime()) / 1000));
-    return new DomainError('RATE_LIMITED', ERRORS.RATE_LIMITED.signInLocked({ minutes: Math.ceil(seconds / 60) }), undefined, seconds);
-  }
-
-  /** Counts a failed sign-in of `email` (locking it at the 10th) and audits it in the user's companies; an unknown e-mail is not audited. */
-  async failed(email: string, user: repo.UserRow | undefined, ip: string): Promise<void> {
-    const now = this.deps.clock.now();
-    await repo.recordFailure(this.deps.db, email, now, new Date(now.getTime() - LOCKOUT_WINDOW_MS), LOCKOUT_FAILURES, new Date(now.getTime() + LOCKOUT_MS));
+  /**
+   * Audits a failed sign-in or re-check once: in `companyId` (a re-check's
+   * session's company, a code step's) or else the user's first company by
+   * name, the one a sign-in opens; an unknown e-mail, or a user of no
+   * company, is not audited.
+   */
+  private async audited(user: repo.UserRow | undefined, ip: string, companyId?: string): Promise<void> {
     if (!user) return;
-    for (const m of await repo.membershipsOf(this.deps.db, user.id)) {
-      await this.deps.audit.record(this.deps.db, { companyId: m.companyId, userId: user.id, email: user.email, action: 'session.sign_in_failed', ip });
-    }
+    const company = companyId ?? (await repo.membershipsOf(this.deps.db, user.id))[0]?.companyId;
+    if (company) await this.deps.audit.record(this.deps.db, { companyId: company, userId: user.id, email: user.email, action: 'session.sign_in_failed', ip });
   }
 
-  /** The lockout's refusal when `email` is locked now. */
-  async lockout(email: string): Promise<DomainError | undefined> {
-    const until = await repo.lockedUntil(this.deps.db, email, this.deps.clock.now());
-    return until ? this.locked(until) : undefined;
+  /**
+   * Checks `password` as a sign-in does: counted as a failure before the hash
+   * (the lockout's refusal when locked or past the limit), taken back when
+   * right, audited when wrong. The caller holds the e-mail's one hash in
+   * flight (oneAtATime). `user` undefined: an unknown e-mail, checked against
+   * the dummy hash. `companyId`: a re-check inside a session of that company.
+   */
+  private async checked(email: string, user: repo.UserRow | undefined, password: string, ip: string, companyId?: string): Promise<Outcome<repo.UserRow>> {
+    const reserved = await this.attempts.reserve(email, 'password');
+    if (isDomainError(reserved)) return reserved;
+    const right = await verifyPassword(password, user?.password_hash ?? this.dummyHash(), reserved.lane);
+    if (!user || !right) {
+      await this.attempts.wrong(reserved);
+      await this.audited(user, ip, companyId);
+      return new DomainError('UNAUTHORIZED', companyId ? ERRORS.UNAUTHORIZED.wrongPassword : ERRORS.UNAUTHORIZED.signIn);
+    }
+    await this.attempts.right(reserved);
+    return user;
+  }
+
+  /** The password of an existing user checked as a sign-in checks it, for an invitation's acceptance; answers the user when right. */
+  checkPassword(user: repo.UserRow, password: string, ip: string): Promise<Outcome<repo.UserRow>> {
+    return this.attempts.oneAtATime(user.email, async () => {
+      const checked = await this.checked(user.email, user, password, ip);
+      // The page names the e-mail: a wrong password is only that.
+      if (isDomainError(checked)) return checked.code === 'UNAUTHORIZED' ? new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongPassword) : checked;
+      await this.rehash(checked, password);
+      return checked;
+    });
+  }
+
+  /** A stored hash made with other parameters than the service's (the demo admin's N = 2^10) is made again with them, so no hash is told apart by its time. */
+  private async rehash(user: repo.UserRow, password: string): Promise<void> {
+    const { logN, r, p } = paramsOf(user.password_hash) ?? {};
+    const current = this.passwordParams;
+    if (logN === current.logN && r === current.r && p === current.p) return;
+    await repo.setPasswordHash(this.deps.db, user.id, await this.hash(password));
   }
 
   async signIn(rawEmail: string, password: string, ip: string): Promise<Outcome<SignedIn>> {
     const email = normalizeEmail(rawEmail);
-    const locked = await this.lockout(email);
-    if (locked) return locked;
-    const user = await repo.userByEmail(this.deps.db, email);
-    const right = await verifyPassword(password, user?.password_hash ?? this.dummyHash());
-    if (!user || !right) {
-      await this.failed(email, user, ip);
-      return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.signIn);
-    }
-    return this.begin(user, ip);
+    return this.attempts.oneAtATime(email, async () => {
+      const user = await this.checked(email, await repo.userByEmail(this.deps.db, email), password, ip);
+      if (isDomainError(user)) return user;
+      await this.rehash(user, password);
+      return this.begin(user, ip);
+    });
   }
 
   /**
    * Opens the session of a user whose password was right: half-open when the
    * user has two-step verification, else signed in to their first company.
-   * A user who belongs to no company has nothing to sign in to.
+   * A user who belongs to no company has nothing to sign in to. With
+   * `invitationHash` (an invitation accepted with the password of a user who
+   * has two-step verification) the half-open session is in the invitation's
+   * company, whose membership the code step makes.
    */
-  async begin(user: repo.UserRow, ip: string, companyId?: string): Promise<Outcome<SignedIn>> {
+  async begin(user: repo.UserRow, ip: string, companyId?: string, invitationHash?: string): Promise<Outcome<SignedIn>> {
+    if (user.totp_enabled_at && invitationHash && companyId) {
+      return { token: await this.sessions.open(this.deps.db, user.id, companyId, 'totp', invitationHash), stage: 'totp' };
+    }
     const memberships = await repo.membershipsOf(this.deps.db, user.id);
     const chosen = memberships.find((m) => m.companyId === companyId) ?? memberships[0];
     if (!chosen) return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.signIn);
-    await repo.clearFailures(this.deps.db, user.email);
+    // The e-mail's failures are forgotten only once the whole sign-in goes through: after the code, if there is one.
     if (user.totp_enabled_at) return { token: await this.sessions.open(this.deps.db, user.id, chosen.companyId, 'totp'), stage: 'totp' };
+    await this.attempts.clear(user.email);
     return this.signedIn(user.id, chosen.companyId, ip, 'password');
   }
 
@@ -118,23 +155,35 @@ export class UserService implements SignInSteps {
     return { token, stage: 'active', me: await this.sessions.me(live) };
   }
 
-  /** The second step: a TOTP code (or a recovery code, once) for the half-open session of `token`; the session gets a new id. */
+  /**
+   * The second step: a TOTP code (or a recovery code, once) for the half-open
+   * session of `token`; the session gets a new id. Wrong codes count on their
+   * own: the 5th within 15 minutes ends the half-open session and locks the
+   * e-mail (429), so typing the password again does not buy more guesses.
+   */
   async signInCode(token: string | undefined, code: string, ip: string): Promise<Outcome<SignedIn>> {
-    const half = await this.sessions.live(token, 'totp');
+    const half = await this.sessions.halfOpen(token);
     if (!half) return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.noSession);
-    const locked = await this.lockout(half.email);
-    if (locked) {
+    const reserved = await this.attempts.reserve(half.email, 'code');
+    if (isDomainError(reserved)) {
       await this.sessions.end(half.idHash);
-      return locked;
+      return reserved;
     }
     const user = await repo.userById(this.deps.db, half.userId);
     const method = user ? await this.spendCode(user, code) : undefined;
     if (!user || !method) {
-      await this.failed(half.email, user, ip);
-      return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongCode);
+      const lockedUntil = await this.attempts.wrong(reserved);
+      await this.audited(user, ip, half.invitationHash ? undefined : half.companyId);
+      if (!lockedUntil) return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongCode);
+      await this.sessions.end(half.idHash);
+      return this.attempts.locked(lockedUntil);
     }
     await this.sessions.end(half.idHash);
-    await repo.clearFailures(this.deps.db, user.email);
+    await this.attempts.clear(user.email);
+    if (half.invitationHash) {
+      const joined = await this.team.join(half.invitationHash, ip, { userId: user.id });
+      if (isDomainError(joined)) return joined;
+    }
     return this.signedIn(user.id, half.companyId, ip, method);
   }
 
@@ -166,30 +215,50 @@ export class UserService implements SignInSteps {
 
   // ---- the signed-in person's account --------------------------------------
 
-  /** A new password; every other session of the user ends (a stolen one included). */
-  async changePassword(live: LiveSession, current: string, next: string, ip: string): Promise<Outcome<void>> {
-    const invalid = checkPassword(next, 'newPassword');
-    if (invalid) return invalid;
-    const user = await repo.userById(this.deps.db, live.userId);
-    if (!user || !(await verifyPassword(current, user.password_hash))) return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongPassword);
-    const hash = await this.hash(next);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await repo.setPasswordHash(trx, user.id, hash);
-      await repo.deleteUserSessions(trx, user.id, live.idHash);
-      await this.deps.audit.record(trx, { companyId: live.companyId, userId: user.id, email: user.email, action: 'password.changed', ip });
+  /**
+   * A password re-check inside a session, as a sign-in checks it: one hash
+   * in flight per user (so per session), the e-mail's lockout and failure
+   * count, audited in the session's company; then `then` (which may hash
+   * too) inside the same place in flight.
+   */
+  private recheck<T>(live: LiveSession, password: string, ip: string, then: (user: repo.UserRow) => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    return this.attempts.oneAtATime(live.email, async () => {
+      const user = await repo.userById(this.deps.db, live.userId);
+      const checked = await this.checked(live.email, user, password, ip, live.companyId);
+      return isDomainError(checked) ? checked : then(checked);
     });
   }
 
-  /** Starts an enrolment: a new secret, its otpauth:// URI and the URI's QR code. Two-step verification stays off until confirmed. */
-  async enrollTotp(live: LiveSession): Promise<Outcome<{ secret: string; uri: string; qrCode: string }>> {
-    if (live.totpEnabled) return validationError('totp', PROBLEMS.totpAlreadyOn);
-    const secret = newTotpSecret();
-    await repo.setPendingTotp(this.deps.db, live.userId, this.deps.sealer.seal(secret));
-    const uri = otpauthUri(TOTP_ISSUER, live.email, secret);
-    return { secret, uri, qrCode: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 }) };
+  /** A new password (the current one re-checked); every other session of the user ends (a stolen one included). */
+  async changePassword(live: LiveSession, current: string, next: string, ip: string): Promise<Outcome<void>> {
+    const invalid = checkPassword(next, 'newPassword', live.email);
+    if (invalid) return invalid;
+    return this.recheck(live, current, ip, async (user) => {
+      const hash = await this.hash(next);
+      await this.deps.db.transaction().execute(async (trx) => {
+        await repo.setPasswordHash(trx, user.id, hash);
+        await repo.deleteUserSessions(trx, user.id, live.idHash);
+        await this.deps.audit.record(trx, { companyId: live.companyId, userId: user.id, email: user.email, action: 'password.changed', ip });
+      });
+    });
   }
 
-  /** Turns two-step verification on with the app's first code; answers the 10 recovery codes, shown this once. */
+  /**
+   * Starts an enrolment, the password re-entered: a new secret, its
+   * otpauth:// URI and the URI's QR code. Two-step verification stays off
+   * until confirmed.
+   */
+  async enrollTotp(live: LiveSession, password: string, ip: string): Promise<Outcome<{ secret: string; uri: string; qrCode: string }>> {
+    if (live.totpEnabled) return validationError('totp', PROBLEMS.totpAlreadyOn);
+    return this.recheck(live, password, ip, async () => {
+      const secret = newTotpSecret();
+      await repo.setPendingTotp(this.deps.db, live.userId, this.deps.sealer.seal(secret));
+      const uri = otpauthUri(TOTP_ISSUER, live.email, secret);
+      return { secret, uri, qrCode: await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 240 }) };
+    });
+  }
+
+  /** Turns two-step verification on with the app's first code; answers the 10 recovery codes, shown this once. The user's other sessions end. */
   async confirmTotp(live: LiveSession, code: string, ip: string): Promise<Outcome<{ recoveryCodes: string[] }>> {
     const user = await repo.userById(this.deps.db, live.userId);
     if (!user?.totp_secret_sealed) return validationError('code', PROBLEMS.noTotpEnrolment);
@@ -200,19 +269,33 @@ export class UserService implements SignInSteps {
     await this.deps.db.transaction().execute(async (trx) => {
       await repo.enableTotp(trx, user.id, this.deps.clock.now(), step);
       await repo.replaceRecoveryCodes(trx, user.id, recoveryCodes.map((c) => sha256(normalizeRecoveryCode(c))));
+      await repo.deleteUserSessions(trx, user.id, live.idHash);
       await this.deps.audit.record(trx, { companyId: live.companyId, userId: user.id, email: user.email, action: 'totp.enabled', ip });
     });
     return { recoveryCodes };
   }
 
-  /** Turns two-step verification off with the password; refused while the company requires it. */
-  async disableTotp(live: LiveSession, password: string, ip: string): Promise<Outcome<void>> {
+  /**
+   * Turns two-step verification off with the password and a current code (or
+   * a recovery code); refused while the company requires it. A wrong code
+   * counts as a sign-in's does. The user's other sessions end.
+   */
+  async disableTotp(live: LiveSession, password: string, code: string, ip: string): Promise<Outcome<void>> {
     if (live.requireTotp) return new DomainError('FORBIDDEN', ERRORS.FORBIDDEN.totpRequired);
-    const user = await repo.userById(this.deps.db, live.userId);
-    if (!user || !(await verifyPassword(password, user.password_hash))) return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongPassword);
-    await this.deps.db.transaction().execute(async (trx) => {
-      await repo.disableTotp(trx, user.id);
-      await this.deps.audit.record(trx, { companyId: live.companyId, userId: user.id, email: user.email, action: 'totp.disabled', ip });
+    return this.recheck(live, password, ip, async (user) => {
+      const reserved = await this.attempts.reserve(user.email, 'code');
+      if (isDomainError(reserved)) return reserved;
+      if (!(await this.spendCode(user, code))) {
+        const lockedUntil = await this.attempts.wrong(reserved);
+        await this.audited(user, ip, live.companyId);
+        return lockedUntil ? this.attempts.locked(lockedUntil) : new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongCode);
+      }
+      await this.attempts.right(reserved);
+      await this.deps.db.transaction().execute(async (trx) => {
+        await repo.disableTotp(trx, user.id);
+        await repo.deleteUserSessions(trx, user.id, live.idHash);
+        await this.deps.audit.record(trx, { companyId: live.companyId, userId: user.id, email: user.email, action: 'totp.disabled', ip });
+      });
     });
   }
 

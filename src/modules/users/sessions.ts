@@ -40,6 +40,16 @@ export interface Me {
   totpSetupRequired: boolean;
 }
 
+/** A half-open session (password right, code awaited), as the code step sees it. */
+export interface HalfOpen {
+  idHash: string;
+  userId: string;
+  email: string;
+  companyId: string;
+  /** The invitation the code accepts (its token's hash): its membership is made only then. */
+  invitationHash: string | null;
+}
+
 export const totpSetupRequired = (live: LiveSession): boolean => live.requireTotp && !live.totpEnabled;
 
 export class SessionStore {
@@ -49,8 +59,8 @@ export class SessionStore {
     private readonly env: Environment,
   ) {}
 
-  /** Opens a session; answers the id for the cookie (shown once, stored hashed). */
-  async open(ex: Db, userId: string, companyId: string, stage: 'totp' | 'active'): Promise<string> {
+  /** Opens a session (a half-open one may carry the invitation its code accepts); answers the id for the cookie (shown once, stored hashed). */
+  async open(ex: Db, userId: string, companyId: string, stage: 'totp' | 'active', invitationHash: string | null = null): Promise<string> {
     const token = opaqueToken();
     const now = this.clock.now();
     const lifetime = stage === 'totp' ? TOTP_STAGE_MS : SESSION_ABSOLUTE_MS;
@@ -63,12 +73,13 @@ export class SessionStore {
       created_at: now,
       last_seen_at: now,
       expires_at: new Date(now.getTime() + lifetime),
+      invitation_hash: invitationHash,
     });
     return token;
   }
 
-  /** The session of `token` if it lives (not expired, not idle past 30 minutes, in `stage`, still a member); refreshes its idle time. */
-  async live(token: string | undefined, stage: 'totp' | 'active' = 'active'): Promise<LiveSession | undefined> {
+  /** The session of `token` with its user and company if it is in `stage` and has not expired (an expired one is deleted). */
+  private async unexpired(token: string | undefined, stage: 'totp' | 'active'): Promise<(repo.SessionMember & { idHash: string }) | undefined> {
     if (!token || token.length > 100) return undefined;
     const idHash = sha256(token);
     const found = await repo.sessionWithMember(this.db, idHash);
@@ -79,7 +90,23 @@ export class SessionStore {
       await repo.deleteSession(this.db, idHash);
       return undefined;
     }
-    if (!found.role) return undefined;
+    return { ...found, idHash };
+  }
+
+  /** The half-open session of `token` if it lives; its user need not be a member yet when it accepts an invitation. */
+  async halfOpen(token: string | undefined): Promise<HalfOpen | undefined> {
+    const found = await this.unexpired(token, 'totp');
+    if (!found || (!found.role && !found.session.invitation_hash)) return undefined;
+    return { idHash: found.idHash, userId: found.session.user_id, email: found.email, companyId: found.session.company_id, invitationHash: found.session.invitation_hash };
+  }
+
+  /** The session of `token` if it lives (not expired, not idle past 30 minutes, active, still a member); refreshes its idle time. */
+  async live(token: string | undefined): Promise<LiveSession | undefined> {
+    const found = await this.unexpired(token, 'active');
+    if (!found?.role) return undefined;
+    const { idHash } = found;
+    const now = this.clock.now().getTime();
+    const lastSeen = new Date(found.session.last_seen_at).getTime();
     if (now - lastSeen >= SESSION_TOUCH_MS) await repo.touchSession(this.db, idHash, new Date(now));
     return {
       idHash,

@@ -18,11 +18,11 @@
  */
 import type { Db } from '../../db/database.js';
 import { transact } from '../../db/transact.js';
-import { DomainError, validationError, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
+import { DomainError, isDomainError, validationError, validationFailure, type ErrorDetail, type Outcome } from '../../lib/domain-error.js';
 import { ERRORS } from '../../lib/i18n/messages/errors.js';
 import { PROBLEMS } from '../../lib/i18n/messages/problems.js';
 import type { Doer, MemberCredentialList, SignedIn, SignInSteps, UserDeps } from './deps.js';
-import { hashPassword, verifyPassword, type ScryptParams } from './password.js';
+import { hashPassword, type ScryptParams } from './password.js';
 import * as repo from './repo.js';
 import type { Role } from './roles.js';
 import { checkEmail, checkPassword, INVITATION_MS, MAX_NAME_LENGTH, normalizeEmail, opaqueToken, sha256 } from './rules.js';
@@ -108,6 +108,8 @@ export class TeamService {
    * Accepts an invitation and signs in. The password is checked or hashed
    * before the transaction (scrypt takes a few hundred milliseconds); the
    * transaction then takes the invitation under lock, so it is used once.
+   * An existing user with two-step verification joins only once the code is
+   * given (the half-open session carries the invitation to the code step).
    */
   async accept(token: string, body: Acceptance, ip: string): Promise<Outcome<SignedIn>> {
     const tokenHash = sha256(token);
@@ -116,25 +118,31 @@ export class TeamService {
     const existing = await repo.userByEmail(this.db, found.email);
     let newHash: string | undefined;
     if (existing) {
-      const locked = await this.users.lockout(existing.email);
-      if (locked) return locked;
-      if (!(await verifyPassword(body.password, existing.password_hash))) {
-        await this.users.failed(existing.email, existing, ip);
-        return new DomainError('UNAUTHORIZED', ERRORS.UNAUTHORIZED.wrongPassword);
-      }
+      const checked = await this.users.checkPassword(existing, body.password, ip);
+      if (isDomainError(checked)) return checked;
+      if (checked.totp_enabled_at) return this.users.begin(checked, ip, found.companyId, tokenHash);
     } else {
-      const invalid = checkNewUser(body);
+      const invalid = checkNewUser(body, found.email);
       if (invalid) return invalid;
       newHash = await this.users.hash(body.password);
     }
-    const joined = await transact(this.db, async (trx) => {
+    const joined = await this.join(tokenHash, ip, existing ? { userId: existing.id } : { name: body.name!.trim(), passwordHash: newHash! });
+    if (isDomainError(joined)) return joined;
+    const user = await repo.userById(this.db, joined.userId);
+    return this.users.begin(user!, ip, joined.companyId);
+  }
+
+  /** Uses the invitation of `tokenHash` (under lock, once) for an existing user or a new one it creates, and makes the membership. */
+  async join(tokenHash: string, ip: string, who: { userId: string } | { name: string; passwordHash: string }): Promise<Outcome<{ userId: string; companyId: string }>> {
+    return transact(this.db, async (trx) => {
       const invitation = await repo.liveInvitation(trx, tokenHash, this.deps.clock.now(), true);
       if (!invitation) return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.invitation);
       const now = this.deps.clock.now();
-      let userId = existing?.id;
-      if (!userId) {
+      let userId: string;
+      if ('userId' in who) userId = who.userId;
+      else {
         userId = this.deps.newId('usr');
-        await repo.insertUser(trx, { id: userId, email: invitation.email, name: body.name!.trim(), passwordHash: newHash!, at: now });
+        await repo.insertUser(trx, { id: userId, email: invitation.email, name: who.name, passwordHash: who.passwordHash, at: now });
       }
       await repo.useInvitation(trx, tokenHash, now);
       if (await repo.insertMembership(trx, { userId, companyId: invitation.companyId, role: invitation.role, at: now })) {
@@ -146,9 +154,6 @@ export class TeamService {
       if ((err as { code?: string }).code === '23505') return new DomainError('NOT_FOUND', ERRORS.NOT_FOUND.invitation);
       throw err;
     });
-    if (joined instanceof DomainError) return joined;
-    const user = await repo.userById(this.db, joined.userId);
-    return this.users.begin(user!, ip, joined.companyId);
   }
 
   async team(companyId: string): Promise<{ members: Member[]; requireTotp: boolean }> {
@@ -257,12 +262,12 @@ export class TeamService {
   }
 }
 
-function checkNewUser(body: Acceptance): DomainError | undefined {
+function checkNewUser(body: Acceptance, email: string): DomainError | undefined {
   const details: ErrorDetail[] = [];
   const name = body.name?.trim() ?? '';
   if (!name) details.push({ field: 'name', message: PROBLEMS.required });
   else if (name.length > MAX_NAME_LENGTH) details.push({ field: 'name', message: PROBLEMS.maxLength({ limit: MAX_NAME_LENGTH }) });
-  const password = checkPassword(body.password);
+  const password = checkPassword(body.password, 'password', email);
   if (password?.details) details.push(...password.details);
   if (body.passwordConfirmation !== body.password) details.push({ field: 'passwordConfirmation', message: PROBLEMS.passwordConfirmation });
   return details.length > 0 ? validationFailure(details) : undefined;

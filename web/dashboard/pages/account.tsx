@@ -1,7 +1,9 @@
 /**
  * Minha conta: change the password (the other sessions end), and turn on
- * two-step verification (QR code and secret, a code to confirm, then the 10
- * recovery codes, shown once) or off (with the password).
+ * two-step verification (the password re-entered, then QR code and secret, a
+ * code to confirm, then the 10 recovery codes, shown once) or off (with the
+ * password and a current code or a recovery code). Turning it on or off ends
+ * the other sessions too.
  */
 import { useRef, useState } from 'preact/hooks';
 import { isPasswordTooShort } from '../../../src/modules/users/password-rule.js';
@@ -76,10 +78,12 @@ function TwoStep() {
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const code = useRef<HTMLInputElement>(null);
   const password = useRef<HTMLInputElement>(null);
+  const offCode = useRef<HTMLInputElement>(null);
 
-  const start = async () => {
+  const start = async (event: Event) => {
+    event.preventDefault();
     setNotice(undefined);
-    setSetup(await action.run(() => post<TotpSetup>('/account/totp')));
+    setSetup(await action.run(() => post<TotpSetup>('/account/totp', { password: password.current!.value })));
   };
   const confirm = async (event: Event) => {
     event.preventDefault();
@@ -93,7 +97,7 @@ function TwoStep() {
   };
   const disable = async (event: Event) => {
     event.preventDefault();
-    const ok = await action.run(() => del<null>('/account/totp', { password: password.current!.value }).then(() => true));
+    const ok = await action.run(() => del<null>('/account/totp', { password: password.current!.value, code: offCode.current!.value.trim() }).then(() => true));
     if (!ok) return;
     setNotice(t('totpDisabled'));
     const fresh = await get<Me>('/session').catch(() => undefined);
@@ -117,9 +121,13 @@ function TwoStep() {
         </div>
       )}
       {!me.user.totpEnabled && !setup && (
-        <button type="button" class="primary" disabled={action.busy} onClick={() => void start()}>
-          {t('totpEnable')}
-        </button>
+        <form onSubmit={start}>
+          <p>{t('totpEnableNote')}</p>
+          <PasswordField label={t('password')} inputRef={password} autoComplete="current-password" />
+          <button type="submit" class="primary" disabled={action.busy}>
+            {t('totpEnable')}
+          </button>
+        </form>
       )}
       {setup && (
         <form onSubmit={confirm}>
@@ -138,7 +146,11 @@ function TwoStep() {
       )}
       {me.user.totpEnabled && !recovery && (
         <form onSubmit={disable}>
+          <p>{t('totpDisableNote')}</p>
           <PasswordField label={t('password')} inputRef={password} autoComplete="current-password" />
+          <Field label={t('code')}>
+            <input ref={offCode} name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
+          </Field>
           <button type="submit" class="secondary" disabled={action.busy}>
             {t('totpDisable')}
           </button>

@@ -8,6 +8,8 @@
  * password; a person who already has access ticks "Já tenho acesso" and gives
  * that password only. Accepting says which it was: a password alone for an
  * e-mail with no user is 400 naming `name`, and the page then asks for it.
+ * With two-step verification on, a code follows, and the membership is made
+ * only then.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, post } from '../api.js';
@@ -39,6 +41,26 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
   const name = useRef<HTMLInputElement>(null);
   const password = useRef<HTMLInputElement>(null);
   const confirmation = useRef<HTMLInputElement>(null);
+  const code = useRef<HTMLInputElement>(null);
+  const [codeStep, setCodeStep] = useState(false);
+
+  const signedIn = (me: Me | undefined) => {
+    if (!me) return;
+    onSignedIn(me);
+    navigate(BASE, { replace: true });
+  };
+  const submitCode = async (event: Event) => {
+    event.preventDefault();
+    const typed = code.current!.value.trim();
+    const me = await action.run(() =>
+      post<Me>('/session/totp', { code: typed }).catch((err: unknown) => {
+        // Too many wrong codes end the half-open session: the password again, after the lock.
+        if (err instanceof ApiError && err.status === 429) setCodeStep(false);
+        throw err;
+      }),
+    );
+    signedIn(me);
+  };
 
   const submit = async (event: Event) => {
     event.preventDefault();
@@ -47,11 +69,9 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
     if (!existing && typed !== confirmation.current!.value) return setProblem(t('passwordsDiffer'));
     setProblem(undefined);
     const body = existing ? { token, password: typed } : { token, name: name.current!.value.trim(), password: typed, passwordConfirmation: confirmation.current!.value };
-    const me = await action.run(() => post<Me>('/invitations/accept', body));
-    if (me) {
-      onSignedIn(me);
-      navigate(BASE, { replace: true });
-    }
+    const answer = await action.run(() => post<Me | { stage: 'totp' }>('/invitations/accept', body));
+    if (answer?.stage === 'totp') return setCodeStep(true);
+    signedIn(answer);
   };
 
   // A password alone for an e-mail that has no user yet: ask for the name and the confirmation.
@@ -73,7 +93,16 @@ export function InvitationPage({ onSignedIn }: { onSignedIn: (me: Me) => void })
           {invitation.error instanceof ApiError && invitation.error.status !== 404 ? invitation.error.message : t('invitationMissing')}
         </p>
       )}
-      {found && (
+      {found && codeStep && (
+        <form class="panel" onSubmit={submitCode}>
+          <p>{t('totpPrompt')}</p>
+          <Field label={t('code')}>
+            <input ref={code} name="code" autoComplete="one-time-code" inputMode="text" required maxLength={32} />
+          </Field>
+          <Submit action={action} label={t('verify')} />
+        </form>
+      )}
+      {found && !codeStep && (
         <form class="panel" onSubmit={submit} noValidate>
           <p>{t('invitationFor', { email: found.email, company: found.companyName, role: t(`role_${found.role}`) })}</p>
           <label class="check">

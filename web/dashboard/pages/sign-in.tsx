@@ -1,7 +1,9 @@
 /**
  * Sign-in: E-mail and Senha, then, for a user with two-step verification,
  * Código. The server's message is shown as it is (a wrong e-mail and a wrong
- * password read the same; a locked e-mail says for how long).
+ * password read the same; a locked e-mail says for how long). Too many wrong
+ * codes end the half-open session and lock the e-mail: the page goes back to
+ * E-mail and Senha with the lock's message.
  *
  * The two steps are two keyed forms: unkeyed, Preact would reuse the e-mail's
  * input element for the code (same place in the tree), value included, and a
@@ -10,7 +12,7 @@
  * gives it a keyboard with letters (the same field takes either code).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { post } from '../api.js';
+import { ApiError, post } from '../api.js';
 import { Field, PasswordField, Submit } from '../components/fields.js';
 import { Standalone } from '../components/standalone.js';
 import { useAction } from '../components/load.js';
@@ -48,7 +50,14 @@ export function SignInPage({ onSignedIn }: { onSignedIn: (me: Me) => void }) {
   };
   const submitCode = async (event: Event) => {
     event.preventDefault();
-    done(await action.run(() => post<Answer>('/session/totp', { code: code.current!.value.trim() })));
+    const typed = code.current!.value.trim();
+    const answer = await action.run(() =>
+      post<Answer>('/session/totp', { code: typed }).catch((err: unknown) => {
+        if (err instanceof ApiError && err.status === 429) setStage('password');
+        throw err;
+      }),
+    );
+    done(answer);
   };
 
   return (

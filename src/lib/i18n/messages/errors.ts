@@ -132,6 +132,10 @@ export const ERRORS = {
       en: (p: { minutes: number }) => `Too many failed sign-ins with this e-mail: it is locked; try again in ${p.minutes} min`,
       'pt-BR': (p) => `Tentativas de entrada sem sucesso demais com este e-mail: ele está bloqueado; tente novamente em ${p.minutes} min`,
     }),
+    passwordCheckRunning: {
+      en: 'A password of this account is being checked; wait for its answer before trying again',
+      'pt-BR': 'Uma senha desta conta está sendo verificada; aguarde a resposta antes de tentar de novo',
+    },
     perMinute: template({
       en: (p: { max: number; seconds: number }) => `Too many requests (${p.max} a minute); retry after ${p.seconds} s`,
       'pt-BR': (p) => `Requisições demais (${p.max} por minuto); tente novamente após ${p.seconds} s`,

@@ -39,6 +39,15 @@ export const PROBLEMS = {
   totpCode: { en: 'is not the code the app shows now', 'pt-BR': 'não é o código que o aplicativo mostra agora' },
   noTotpEnrolment: { en: 'needs an enrolment first (POST /account/totp)', 'pt-BR': 'precisa antes de uma inscrição (POST /account/totp)' },
   totpAlreadyOn: { en: 'two-step verification is already on', 'pt-BR': 'a verificação em duas etapas já está ativa' },
+  passwordRepetitive: {
+    en: 'is too repetitive (one character or a short part repeated, or a run like abcdef or 123456): choose a phrase of your own',
+    'pt-BR': 'é repetitiva demais (um caractere ou um trecho curto repetido, ou uma sequência como abcdef ou 123456): escolha uma frase sua',
+  },
+  passwordHoldsEmail: { en: 'must not contain your e-mail address or its name part', 'pt-BR': 'não pode conter o seu e-mail nem o nome antes do @' },
+  passwordCommon: {
+    en: 'is one of the most common passwords (a common word with digits or symbols around it counts): choose a phrase of your own',
+    'pt-BR': 'é uma das senhas mais comuns (uma palavra comum com números ou símbolos em volta também conta): escolha uma frase sua',
+  },
   alreadyMember: { en: 'is already a member of this company', 'pt-BR': 'já é membro desta empresa' },
   email: { en: 'must be an e-mail address', 'pt-BR': 'deve ser um endereço de e-mail' },
 
