@@ -169,6 +169,7 @@ export function buildServices(deps: AppDeps): Services {
       env: config.env,
       publicApiUrl: config.publicApiUrl,
       credentials: memberCredentials(companies, webhooks),
+      internalKey: deps.internalKey,
       ...(deps.passwordParams ? { passwordParams: deps.passwordParams } : {}),
     }),
     audit,

@@ -38,8 +38,10 @@ for (const engine of engines()) {
 
       const res = await browser.send('POST', '/invitations/accept', { token, name: 'Ana', password: PASSWORD, passwordConfirmation: PASSWORD });
       assert.equal(res.statusCode, 200, res.body);
-      const setCookie = String(res.headers['set-cookie']);
-      assert.match(setCookie, /^svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+      const [session, device] = res.headers['set-cookie'] as string[];
+      assert.match(session!, /^svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+      // A whole sign-in leaves the e-mail's device cookie (device-cookie.ts).
+      assert.match(device!, /^svc_device=[A-Za-z0-9_-]{32}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict$/);
       const me = res.json();
       assert.equal(me.stage, 'signed-in');
       assert.equal(me.user.email, 'ana@loja.example');
@@ -169,7 +171,9 @@ for (const engine of engines()) {
         const browser = await member(https, 'gil@loja.example', 'viewer');
         assert.ok(browser.cookie);
         const res = await browser.signIn('gil@loja.example');
-        assert.match(String(res.headers['set-cookie']), /^__Host-svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+        const [session, device] = res.headers['set-cookie'] as string[];
+        assert.match(session!, /^__Host-svc_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
+        assert.match(device!, /^__Host-svc_device=[A-Za-z0-9_-]{32}; Path=\/; Max-Age=31536000; HttpOnly; SameSite=Strict; Secure$/);
       } finally {
         await https.close();
       }

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { deviceCookieName } from '../../src/modules/users/device-cookie.js';
 import { sessionCookieName, type Me, type Role } from '../../src/modules/users/index.js';
 import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../../src/modules/users/rules.js';
 import { base32Decode, stepAt, totpCode } from '../../src/modules/users/totp.js';
@@ -21,7 +22,11 @@ export const originOf = (t: TestApp): string => new URL(t.deps.config.publicApiU
 
 /** The session cookie a response set, if any. */
 export function sessionCookie(t: TestApp, res: LightMyRequestResponse): string | undefined {
-  const name = sessionCookieName(t.deps.config.publicApiUrl);
+  return cookieSet(res, sessionCookieName(t.deps.config.publicApiUrl));
+}
+
+/** The value of cookie `name` a response set, if any. */
+export function cookieSet(res: LightMyRequestResponse, name: string): string | undefined {
   const header = res.headers['set-cookie'];
   const line = (Array.isArray(header) ? header : header ? [header] : []).find((c) => c.startsWith(`${name}=`));
   const value = line?.slice(name.length + 1).split(';')[0];
@@ -30,6 +35,8 @@ export function sessionCookie(t: TestApp, res: LightMyRequestResponse): string |
 
 export class Browser {
   cookie: string | undefined;
+  /** The device cookie a whole sign-in left (src/modules/users/device-cookie.ts). */
+  device: string | undefined;
   csrf: string | undefined;
   address = '127.0.0.1';
 
@@ -43,7 +50,7 @@ export class Browser {
       url: `${API}${path}`,
       remoteAddress: this.address,
       headers: {
-        ...(this.cookie ? { cookie: `${name}=${this.cookie}` } : {}),
+        ...(this.cookie || this.device ? { cookie: [this.cookie && `${name}=${this.cookie}`, this.device && `${this.deviceCookieName()}=${this.device}`].filter(Boolean).join('; ') } : {}),
         ...(method === 'GET' ? {} : { origin: originOf(this.t) }),
         ...(this.csrf && method !== 'GET' ? { 'x-csrf-token': this.csrf } : {}),
         ...headers,
@@ -52,9 +59,14 @@ export class Browser {
     });
     const cookie = sessionCookie(this.t, res);
     if (res.headers['set-cookie']) this.cookie = cookie;
+    this.device = cookieSet(res, this.deviceCookieName()) ?? this.device;
     const body = res.headers['content-type']?.toString().startsWith('application/json') ? (res.json() as Partial<Me>) : undefined;
     if (body?.csrfToken) this.csrf = body.csrfToken;
     return res;
+  }
+
+  private deviceCookieName(): string {
+    return deviceCookieName(this.t.deps.config.publicApiUrl.startsWith('https:'));
   }
 
   async signIn(email: string, password = PASSWORD): Promise<LightMyRequestResponse> {

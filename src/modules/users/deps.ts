@@ -27,6 +27,8 @@ export interface UserDeps {
   publicApiUrl: string;
   /** A member's API keys and webhooks, listed and revoked with their removal (wired in app.ts); none: nothing to list. */
   credentials?: MemberCredentials;
+  /** Keys the device cookies (device-cookie.ts); none (some tests): a random key, so this process's cookies only. */
+  internalKey?: Buffer;
   /** scrypt's parameters for new hashes: OWASP's unless a test asks for cheaper ones (the test kit, or DASHBOARD_TEST_PASSWORD_HASHES outside production). */
   passwordParams?: ScryptParams;
 }

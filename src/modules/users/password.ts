@@ -53,24 +53,27 @@ const HASHES_WAITING = 64;
 const BUSY_RETRY_SECONDS = 5;
 
 /**
- * Where a hash waits: `first` (a sign-in of an e-mail with no recent failure,
- * as a person's own sign-in is, and any hash of a new password) or `last` (an
- * e-mail with failures: under attack, or mistyped). The last lane never holds
- * every running place, so a first-lane hash starts at once while fewer than
- * HASHES_AT_ONCE first-lane ones run, however long the last lane's queue; a
- * freed place goes to the first lane's next hash, then the last lane's; each
- * lane in arrival order.
+ * Where a hash waits: `device` (a sign-in from a browser holding the e-mail's
+ * device cookie, device-cookie.ts: a person signing in where they did
+ * before), `first` (an e-mail with no recent failure, and any hash of a new
+ * password) or `last` (an e-mail with failures: under attack, or mistyped).
+ * A freed place goes to the device lane's next hash, then the first lane's,
+ * then the last lane's, each lane in arrival order; the last lane never holds
+ * every running place. So a device-lane check waits at most for one running
+ * hash to end, whatever floods the other lanes, and has a queue of its own.
  */
-export type HashLane = 'first' | 'last';
+export type HashLane = 'device' | 'first' | 'last';
+const LANES = ['device', 'first', 'last'] as const;
 
-const running: Record<HashLane, number> = { first: 0, last: 0 };
-const waiting: Record<HashLane, (() => void)[]> = { first: [], last: [] };
+const running: Record<HashLane, number> = { device: 0, first: 0, last: 0 };
+const waiting: Record<HashLane, (() => void)[]> = { device: [], first: [], last: [] };
 
-const mayStart = (lane: HashLane): boolean => running.first + running.last < HASHES_AT_ONCE && (lane === 'first' || running.last < HASHES_AT_ONCE - 1);
+const mayStart = (lane: HashLane): boolean =>
+  running.device + running.first + running.last < HASHES_AT_ONCE && (lane !== 'last' || running.last < HASHES_AT_ONCE - 1);
 
 /** Hands the free places to the waiting hashes that may take them. */
 function wake(): void {
-  for (const lane of ['first', 'last'] as const) {
+  for (const lane of LANES) {
     while (waiting[lane].length > 0 && mayStart(lane)) {
       running[lane]++;
       waiting[lane].shift()!();
@@ -79,10 +82,12 @@ function wake(): void {
 }
 
 async function gated<T>(work: () => Promise<T>, lane: HashLane): Promise<T> {
-  if (mayStart(lane)) running[lane]++;
+  // A lane with someone waiting goes after them, even with a place free: arrival order within the lane.
+  if (waiting[lane].length === 0 && mayStart(lane)) running[lane]++;
   else {
     // 503, as for a database that does not answer: the request did nothing and may be retried.
-    if (waiting.first.length + waiting.last.length >= HASHES_WAITING) {
+    const queued = lane === 'device' ? waiting.device.length : waiting.first.length + waiting.last.length;
+    if (queued >= HASHES_WAITING) {
       throw new AppError('SERVICE_UNAVAILABLE', ERRORS.SERVICE_UNAVAILABLE.temporarily, undefined, BUSY_RETRY_SECONDS);
     }
     // The place is taken for this hash by wake() before it is resumed.

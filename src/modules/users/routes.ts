@@ -13,7 +13,9 @@ import { sendError } from '../../http/error-handler.js';
 import { sendOutcome } from '../../http/respond.js';
 import { perMinuteLimit } from '../../http/rate-limit.js';
 import { isDomainError, type Outcome } from '../../lib/domain-error.js';
+import { DEVICE_COOKIE_SECONDS, deviceCookieName } from './device-cookie.js';
 import { cookieValue, DASHBOARD_API, type DashboardGuards } from './guard.js';
+import { normalizeEmail } from './rules.js';
 import {
   AcceptBody,
   CodeBody,
@@ -49,11 +51,21 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   const setCookie = (reply: FastifyReply, value: string, clear = false) =>
     reply.header('Set-Cookie', `${cookieName}=${value}; Path=/; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}${clear ? '; Max-Age=0' : ''}`);
 
-  /** A sign-in's answer: the cookie with the new session, and `Me` or the code step. */
+  const deviceCookie = deviceCookieName(secure);
+
+  /**
+   * A sign-in's answer: the cookie with the new session, and `Me` or the code
+   * step. A whole sign-in also leaves the e-mail's device cookie, so this
+   * browser's next sign-in goes ahead of floods (device-cookie.ts).
+   */
   const signedInReply = (reply: FastifyReply, outcome: Outcome<SignedIn>) => {
     if (isDomainError(outcome)) return sendError(reply, outcome);
     setCookie(reply, outcome.token);
-    return reply.send(outcome.stage === 'totp' ? { stage: 'totp' } : outcome.me);
+    if (outcome.stage === 'totp') return reply.send({ stage: 'totp' });
+    const device = users.devices.issue(normalizeEmail(outcome.me.user.email));
+    // Fastify adds a second Set-Cookie beside the session's.
+    reply.header('Set-Cookie', `${deviceCookie}=${device}; Path=/; Max-Age=${DEVICE_COOKIE_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`);
+    return reply.send(outcome.me);
   };
 
   // What the dashboard's API answers is one person's: never stored by a browser or a proxy.
@@ -66,7 +78,8 @@ export function userRoutes(app: FastifyInstance, { users, guards, config }: User
   app.post<{ Body: Static<typeof SignInBody> }>(
     `${DASHBOARD_API}/session`,
     { preHandler: [fromDashboard, perAddress], schema: { hide: true, body: SignInBody } },
-    async (request, reply) => signedInReply(reply, await users.signIn(request.body.email, request.body.password, request.ip)),
+    async (request, reply) =>
+      signedInReply(reply, await users.signIn(request.body.email, request.body.password, request.ip, cookieValue(request, deviceCookie))),
   );
 
   app.post<{ Body: Static<typeof CodeBody> }>(

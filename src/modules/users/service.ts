@@ -34,12 +34,14 @@ import {
   TOTP_ISSUER,
 } from './rules.js';
 import { TeamService } from './team.js';
+import { DeviceCookies } from './device-cookie.js';
 import { matchingStep, newTotpSecret, otpauthUri } from './totp.js';
 
 export class UserService implements SignInSteps {
   readonly sessions: SessionStore;
   readonly team: TeamService;
   readonly passwordParams: ScryptParams;
+  readonly devices: DeviceCookies;
   private readonly attempts: Attempts;
   private dummy: string | undefined;
 
@@ -47,6 +49,7 @@ export class UserService implements SignInSteps {
     this.passwordParams = deps.passwordParams ?? OWASP_SCRYPT;
     this.sessions = new SessionStore(deps.db, deps.clock, deps.env);
     this.attempts = new Attempts(deps.db, deps.clock);
+    this.devices = new DeviceCookies(deps.internalKey ?? randomBytes(32));
     this.team = new TeamService(deps, this);
   }
 
@@ -83,11 +86,20 @@ export class UserService implements SignInSteps {
    * right, audited when wrong. The caller holds the e-mail's one hash in
    * flight (oneAtATime). `user` undefined: an unknown e-mail, checked against
    * the dummy hash. `companyId`: a re-check inside a session of that company.
+   * `knownDevice`: the browser holds the e-mail's device cookie, so the hash
+   * waits in the gate's device lane (device-cookie.ts).
    */
-  private async checked(email: string, user: repo.UserRow | undefined, password: string, ip: string, companyId?: string): Promise<Outcome<repo.UserRow>> {
+  private async checked(
+    email: string,
+    user: repo.UserRow | undefined,
+    password: string,
+    ip: string,
+    companyId?: string,
+    knownDevice = false,
+  ): Promise<Outcome<repo.UserRow>> {
     const reserved = await this.attempts.reserve(email, 'password');
     if (isDomainError(reserved)) return reserved;
-    const right = await verifyPassword(password, user?.password_hash ?? this.dummyHash(), reserved.lane);
+    const right = await verifyPassword(password, user?.password_hash ?? this.dummyHash(), knownDevice ? 'device' : reserved.lane);
     if (!user || !right) {
       await this.attempts.wrong(reserved);
       await this.audited(user, ip, companyId);
@@ -116,10 +128,12 @@ export class UserService implements SignInSteps {
     await repo.setPasswordHash(this.deps.db, user.id, await this.hash(password));
   }
 
-  async signIn(rawEmail: string, password: string, ip: string): Promise<Outcome<SignedIn>> {
+  /** `device`: the value of the browser's device cookie, if it sent one (device-cookie.ts). */
+  async signIn(rawEmail: string, password: string, ip: string, device?: string): Promise<Outcome<SignedIn>> {
     const email = normalizeEmail(rawEmail);
+    const knownDevice = this.devices.recognizes(email, device);
     return this.attempts.oneAtATime(email, async () => {
-      const user = await this.checked(email, await repo.userByEmail(this.deps.db, email), password, ip);
+      const user = await this.checked(email, await repo.userByEmail(this.deps.db, email), password, ip, undefined, knownDevice);
       if (isDomainError(user)) return user;
       await this.rehash(user, password);
       return this.begin(user, ip);
