@@ -13,6 +13,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { sessionCookieName } from '../../src/modules/users/index.js';
+import { parseCsv } from '../helpers/csv.js';
 import { engines } from '../helpers/db.js';
 import { API, member, startDashboardApp, type DashboardTestApp } from '../helpers/dashboard.js';
 import { assertError } from '../helpers/assert.js';
@@ -22,36 +23,6 @@ type Json = Record<string, any>;
 
 const CAMARA = { name: 'Câmara São João', document: cpf('321654987'), email: 'camara@example.com' };
 const LOOKALIKE = { name: '＝HYPERLINK("http://x.example","clique")', document: cpf('741852963') };
-
-/** RFC 4180 with the dialect's separator, as a spreadsheet reads it. */
-function parseCsv(text: string, separator: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === separator) {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  assert.equal(cell, '', 'the document ends with CRLF');
-  return rows;
-}
 
 /** The excel form: the BOM, then `;` rows as objects by header. */
 function excelRows(res: LightMyRequestResponse): { header: string[]; rows: Record<string, string>[] } {

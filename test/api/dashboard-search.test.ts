@@ -5,6 +5,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { parseCsv } from '../helpers/csv.js';
 import { engines } from '../helpers/db.js';
 import { settled } from '../helpers/outcome.js';
 import { startDashboardApp, type DashboardTestApp } from '../helpers/dashboard.js';
@@ -25,36 +26,6 @@ const QUOTED = { name: 'Silva, "Zé"\nde Souza', document: cpf('222555888') };
 /** A CPF or CNPJ as people type it. */
 const punctuated = (doc: string) =>
   doc.length === 11 ? `${doc.slice(0, 3)}.${doc.slice(3, 6)}.${doc.slice(6, 9)}-${doc.slice(9)}` : `${doc.slice(0, 2)}.${doc.slice(2, 5)}.${doc.slice(5, 8)}/${doc.slice(8, 12)}-${doc.slice(12)}`;
-
-/** RFC 4180 parsing, for reading the export back. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  assert.equal(cell, '', 'the document ends with CRLF');
-  return rows;
-}
 
 for (const engine of engines()) {
   describe(`dashboard transactions on ${engine}`, () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { parseCsv } from '../../../test/helpers/csv.js';
 import { csvCell, csvLine, csvStream, EXCEL, looksLikeFormula, RFC4180, type CsvDialect } from './csv.js';
 
 test('RFC 4180: a field with a comma, a quote, CR or LF is quoted, quotes doubled; lines end in CRLF', () => {
@@ -70,36 +71,6 @@ test('a stream is the header, then every batch in order, in UTF-8; the excel dia
   assert.deepEqual([...excel.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
   assert.equal(excel.subarray(3).toString('utf8'), `name\r\nAçaí\r\n"'=1+1"\r\n"x;y"\r\n`);
 });
-
-/** A CSV reader as a spreadsheet reads one (RFC 4180 with the dialect's separator), for the round trip below. */
-function parseCsv(text: string, separator: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === separator) {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += c;
-  }
-  assert.equal(cell, '', 'the document ends with CRLF');
-  return rows;
-}
 
 test('both dialects parse back to the same cells, whatever quotes, separators and line breaks they hold (property)', () => {
   const text = fc.string({ unit: fc.constantFrom('a', 'Ç', ' ', ',', ';', '"', '\r', '\n', '=', '＝', "'", '1') });
