@@ -162,8 +162,10 @@ for (const engine of engines()) {
         const bound = Math.max(3_000, 4 * lone);
         const counts = `${sent.length} flood requests: ${sent.filter((s) => s === 401).length} checked (${during} while the sign-in ran)`;
         assert.ok(underFlood <= bound, `under the flood ${Math.round(underFlood)} ms, alone ${Math.round(lone)} ms, bound ${Math.round(bound)} ms; ${counts}`);
-        // It waited for at most the hashes running when it came (2), and the one beside it: not behind the 40 queued.
-        assert.ok(during <= 4, counts);
+        // Its hash did not wait behind the 40 queued: 40 of the flood's were answered while it ran without the device
+        // lane; with it, those running when it came and the few answered while its statements waited for the database
+        // (PGlite's one connection, which the flood's statements share).
+        assert.ok(during <= 10, counts);
         assert.ok(!sent.includes(503), 'the hashing gate was never full');
       } finally {
         await deployed.close();

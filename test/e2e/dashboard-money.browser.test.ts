@@ -131,6 +131,10 @@ describe('the dashboard money side', () => {
       await page.getByRole('cell', { name: /R\$\s2\.468,00/ }).first().waitFor();
       await check('home');
 
+      // Contestados opens the charged-back sales of the chart's 30 days.
+      const chargedBack = await card('Contestados').getByRole('link', { name: 'Contestados' }).getAttribute('href');
+      assert.match(chargedBack!, /^\/dashboard\/transactions\?status=CHARGED_BACK&from=\d{4}-\d{2}-\d{2}$/);
+
       // The paid-today card opens Transações filtered by PAID and today's period.
       await card('Hoje').getByRole('link', { name: 'Hoje' }).click();
       await page.getByRole('heading', { name: 'Transações', level: 1 }).waitFor();

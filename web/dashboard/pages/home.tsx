@@ -37,8 +37,9 @@ const TALLIES: readonly [TallyField, TextKey, ((first: string, today: string) =>
   ['today', 'today', (_, today) => ({ status: 'PAID', from: today, to: today })],
   ['last30Days', 'last30Days', (first, today) => ({ status: 'PAID', from: first, to: today })],
   ['pending', 'pending', (first) => ({ status: 'PENDING', from: first })],
+  // Refunded counts full and partial refunds, two filters of the list: the card has no one list to open.
   ['refunded', 'refunded', undefined],
-  ['chargedBack', 'chargedBack', undefined],
+  ['chargedBack', 'chargedBack', (first) => ({ status: 'CHARGED_BACK', from: first })],
 ];
 
 const transactionsOf = (filters: Record<string, string>) => `${BASE}/transactions${query(filters)}`;
