@@ -27,6 +27,7 @@ import * as m020 from './020-sign-in-attempts.js';
 import * as m021 from './021-creators-and-invitation-ids.js';
 import * as m022 from './022-daily-totals.js';
 import * as m023 from './023-transaction-refund-filters.js';
+import * as m024 from './024-receivables-of-a-sale.js';
 
 export const migrations: Record<string, Migration> = {
   '001-spine': m001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '021-creators-and-invitation-ids': m021,
   '022-daily-totals': m022,
   '023-transaction-refund-filters': m023,
+  '024-receivables-of-a-sale': m024,
 };
