@@ -175,7 +175,7 @@ export async function openRuntime(config: Config, log = makeLogger(config)): Pro
     providers,
     sealer: loadSealer(config),
     internalKey,
-    vault: httpVaultClient(config.vaultInternalUrl, internalKey),
+    vault: httpVaultClient(config.vaultInternalUrl, internalKey, clock),
     logger: log,
     ...(config.testPasswordHashes ? { passwordParams: TEST_SCRYPT } : {}),
   };

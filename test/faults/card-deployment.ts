@@ -120,7 +120,7 @@ export async function recoverPastTheLease(d: CardDeployment): Promise<number> {
   return withDatabase(d.deployment, async (db) => {
     const clock = new ManualClock(new Date(Date.now() + IDEMPOTENCY_LEASE_MS + 5_000).toISOString());
     const internalKey = randomBytes(32);
-    const services = buildServices({ config, db, clock, newId, sealer, internalKey, providers: buildProviders(config, { db, clock }), vault: httpVaultClient(d.vault.url, internalKey) });
+    const services = buildServices({ config, db, clock, newId, sealer, internalKey, providers: buildProviders(config, { db, clock }), vault: httpVaultClient(d.vault.url, internalKey, clock) });
     return services.intents.recoverStuckConfirmations(1_000);
   });
 }

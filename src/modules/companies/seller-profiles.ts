@@ -24,6 +24,7 @@ const reads = new SingleFlight<string, SellerProfile>();
 let forgets = 0;
 
 export async function cachedSellerProfile(ex: Db, companyId: string): Promise<SellerProfile> {
+  // A cache's age is wall-clock time, not the service's clock: moving the sandbox's clock must not keep or drop a fee plan.
   const now = Date.now();
   const hit = cache.get(companyId);
   if (hit && hit.until > now) return hit.profile;

@@ -20,6 +20,7 @@
  * tables, refuses their tickets and erases their cards; a notice the vault
  * did not acknowledge is told again (payment-intents/vault-notices.ts).
  */
+import { systemClock, type Clock } from '../../lib/clock.js';
 import { request } from 'undici';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../../lib/domain-error.js';
 import { VAULT_REFUSAL } from '../../lib/i18n/messages/errors.js';
@@ -61,7 +62,11 @@ function refusal(code: ErrorCode, body: { message?: unknown; details?: unknown }
   return new DomainError(code, VAULT_REFUSAL);
 }
 
-export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClient {
+/**
+ * `clock` is the one the deadline was set on (payment-intents/charge.ts): the
+ * time left is read on it, and then waited for as a network timeout.
+ */
+export function httpVaultClient(baseUrl: string, internalKey: Buffer, clock: Clock = systemClock): VaultClient {
   const bearer = `Bearer ${internalBearer(internalKey)}`;
   return {
     async authorize(req) {
@@ -71,7 +76,7 @@ export function httpVaultClient(baseUrl: string, internalKey: Buffer): VaultClie
           method: 'POST',
           headers: { authorization: bearer, 'content-type': 'application/json' },
           body: JSON.stringify(req),
-          signal: AbortSignal.timeout(Math.max(0, req.deadline - Date.now()) + AUTHORIZE_ANSWER_GRACE_MS),
+          signal: AbortSignal.timeout(Math.max(0, req.deadline - clock.now().getTime()) + AUTHORIZE_ANSWER_GRACE_MS),
         });
       } catch (err) {
         return { kind: 'unavailable', reason: `vault unreachable: ${(err as Error).message}` };
